@@ -1,0 +1,37 @@
+# The two commands of the quickstart: `make app` and `make test`.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+PORT   ?= 5006
+
+.PHONY: app test lint bench soak clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.app-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	touch $@
+
+$(VENV)/.test-installed: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	touch $@ $(VENV)/.app-installed
+
+## app: install laspoly into .venv and play a bot game in the terminal (the dashboard arrives with its issue)
+app: $(VENV)/.app-installed
+	$(BIN)/laspoly play --players 4 --seed 7
+
+## test: install laspoly with the test extras into .venv and run the whole suite, with ruff
+test: $(VENV)/.test-installed
+	$(BIN)/ruff check laspoly tests benchmarks apps
+	$(BIN)/python -m pytest
+
+lint: $(VENV)/.test-installed
+	$(BIN)/ruff check laspoly tests benchmarks apps
+
+## bench: speed figures (median of repeated runs)
+bench: $(VENV)/.test-installed
+	$(BIN)/python benchmarks/bench_engine.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .benchmarks

@@ -1,0 +1,49 @@
+"""Play a game with bots: the loop shared by the CLI, simulations and tests."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from laspoly.bots.basic import BasicBot, Bot
+from laspoly.engine import actions as A
+from laspoly.engine.game import Game
+
+DEFAULT_MAX_ROUNDS = 1000
+
+
+def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = False,
+                   until: Callable[[Game], bool] | None = None, max_actions: int = 1_000_000) -> int:
+    """Let bots decide until the game ends, a person (``None`` seat) must decide, or ``until`` is true.
+
+    Bots always claim rent owed to them first (C6).  With ``validate`` every
+    bot action goes through :meth:`Game.apply`; otherwise through the fast
+    :meth:`Game.push`.  Returns the number of actions played.
+    """
+    play = game.apply if validate else game.push
+    done = 0
+    while not game.is_over and done < max_actions:
+        if game.claims:
+            for _, owner, field, _ in list(game.claims):
+                bot = bots[owner]
+                if bot is not None and bot.claims_rent(game, owner) and game.is_legal(A.ClaimRent(owner, field)):
+                    play(A.ClaimRent(owner, field))
+                    done += 1
+            if game.is_over:
+                break
+        bot = bots[game.actor]
+        if bot is None or (until is not None and until(game)):
+            break
+        play(bot.choose(game))
+        done += 1
+    return done
+
+
+def play_game(game: Game, bots: Sequence[Bot] | None = None, *, validate: bool = False) -> Game:
+    """Play ``game`` to the end with one bot per seat (default: :class:`BasicBot` everywhere)."""
+    seats: Sequence[Bot] = bots if bots is not None else [BasicBot() for _ in game.players]
+    if len(seats) != len(game.players):
+        raise ValueError("give one bot per player")
+    play_bot_turns(game, seats, validate=validate)
+    if not game.is_over:
+        game.end_by_cap()
+    return game

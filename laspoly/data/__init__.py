@@ -1,0 +1,1 @@
+"""Shipped boards, decks and presets (package data)."""

@@ -1,0 +1,39 @@
+"""The error types of laspoly, all subclasses of :class:`ValueError`.
+
+Every bad input (an illegal move, a malformed board, a corrupt save file, an
+unknown rule option) raises one of these with a message a person can act on.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class LaspolyError(ValueError):
+    """Base class for every error laspoly raises on bad input."""
+
+
+class IllegalActionError(LaspolyError):
+    """An action that the rules do not allow now.  The game is left unchanged."""
+
+    def __init__(self, player: str, action: Any, reason: str) -> None:
+        self.player = player
+        self.action = action
+        self.reason = reason
+        super().__init__(f"{player} cannot {action}: {reason}")
+
+
+class BoardError(LaspolyError):
+    """A board or deck file that does not validate; the message lists every problem."""
+
+
+class RuleOptionError(LaspolyError):
+    """An unknown rule option, or a value the option does not allow."""
+
+
+class SetupError(LaspolyError):
+    """A game set up with bad players, seed or dice script."""
+
+
+class SaveFileError(LaspolyError):
+    """A save file that is corrupt, truncated, foreign, oversized or does not replay."""

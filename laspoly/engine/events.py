@@ -1,0 +1,341 @@
+"""Typed events: every change of a game's state, with a sentence in English or Spanish.
+
+Events hold indices (players, fields) and integers only, so they are cheap to
+create during fast simulation.  :meth:`Event.text` turns one into a sentence
+using a :class:`Namer` that knows the players' and fields' names.
+
+``who`` and ``to`` hold a player index, or :data:`BANK` or :data:`POT`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Protocol
+
+BANK = -1
+POT = -2
+
+
+class Namer(Protocol):
+    """What a game offers to put names into event sentences."""
+
+    def party_name(self, who: int, lang: str) -> str: ...
+    def field_name(self, index: int, lang: str) -> str: ...
+    def card_text(self, deck: str, card: int, lang: str) -> str: ...
+    def money(self, amount: int) -> str: ...
+
+
+@dataclass(slots=True)
+class Event:
+    """Base class: a change of state with a plain sentence."""
+
+    templates: ClassVar[dict[str, str]] = {}
+
+    def text(self, namer: Namer, lang: str = "en") -> str:
+        """The event as a sentence in ``lang`` (English when no translation exists)."""
+        template = self.templates.get(lang) or self.templates["en"]
+        return template.format(**self._values(namer, lang))
+
+    def _values(self, namer: Namer, lang: str) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in ("who", "to", "winner", "owner", "bidder"):
+                out[f.name] = namer.party_name(value, lang)
+            elif f.name in ("field", "src", "dst"):
+                out[f.name] = namer.field_name(value, lang)
+            elif f.name in ("amount", "price", "fare"):
+                out[f.name] = namer.money(value)
+            else:
+                out[f.name] = value
+        if "card" in out and "deck" in out:
+            out["card"] = namer.card_text(out["deck"], out["card"], lang)
+        if "reason" in out:
+            out["reason"] = REASONS.get(lang, REASONS["en"]).get(out["reason"], out["reason"])
+        return out
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict: the event's type and its fields."""
+        d: dict[str, Any] = {"type": type(self).__name__}
+        for f in fields(self):
+            d[f.name] = getattr(self, f.name)
+        return d
+
+
+REASONS = {
+    "en": {
+        "rent": "rent", "tax": "tax", "salary": "passing Start", "landing_salary": "landing on Start",
+        "fare": "a train fare", "fine": "the prison fine", "card": "a card", "casino": "the casino",
+        "factory_income": "factory income", "trade": "a trade", "bankruptcy": "bankruptcy",
+        "repairs": "repairs", "third_doubles": "a third doubles", "field": "the Go-Into-Prison field",
+        "forced_fine": "three turns without leaving prison", "doubles": "doubles", "total_3": "a total of 3",
+        "any_die_3": "a die showing 3", "jail_card": "a Get-Out-of-Prison card", "last_player": "last player left",
+        "net_worth": "highest net worth at the cap", "mortgage": "a mortgage",
+    },
+    "es": {
+        "rent": "alquiler", "tax": "impuesto", "salary": "pasar por la salida", "landing_salary": "caer en la salida",
+        "fare": "un billete de tren", "fine": "la multa de prisión", "card": "una carta", "casino": "el casino",
+        "factory_income": "ingresos de la fábrica", "trade": "un intercambio", "bankruptcy": "bancarrota",
+        "repairs": "reparaciones", "third_doubles": "tres dobles seguidos", "field": "la casilla Ve a prisión",
+        "forced_fine": "tres turnos sin salir de prisión", "doubles": "dobles", "total_3": "un total de 3",
+        "any_die_3": "un dado con 3", "jail_card": "una carta de salir de prisión", "last_player": "último jugador en pie",
+        "net_worth": "mayor patrimonio al límite", "mortgage": "una hipoteca",
+    },
+}
+
+
+def _t(en: str, es: str) -> dict[str, str]:
+    return {"en": en, "es": es}
+
+
+@dataclass(slots=True)
+class GameStarted(Event):
+    who: int
+    templates: ClassVar[dict[str, str]] = _t("The game begins; {who} plays first.", "Empieza la partida; juega primero {who}.")
+
+
+@dataclass(slots=True)
+class TurnStarted(Event):
+    who: int
+    round: int
+    templates: ClassVar[dict[str, str]] = _t("Round {round}: {who}'s turn.", "Ronda {round}: turno de {who}.")
+
+
+@dataclass(slots=True)
+class Rolled(Event):
+    who: int
+    d1: int
+    d2: int
+    templates: ClassVar[dict[str, str]] = _t("{who} rolled {d1} and {d2}.", "{who} sacó {d1} y {d2}.")
+
+
+@dataclass(slots=True)
+class Moved(Event):
+    who: int
+    src: int
+    dst: int
+    templates: ClassVar[dict[str, str]] = _t("{who} moved from {src} to {dst}.", "{who} avanzó de {src} a {dst}.")
+
+
+@dataclass(slots=True)
+class Paid(Event):
+    """Money moved between a player, another player, the bank or the pot."""
+
+    who: int
+    to: int
+    amount: int
+    reason: str
+    field: int = -1
+    templates: ClassVar[dict[str, str]] = _t("{who} paid {amount} to {to} for {reason}.", "{who} pagó {amount} a {to} por {reason}.")
+
+    def text(self, namer: Namer, lang: str = "en") -> str:
+        """Rent names its field: "Ana paid 150 LPD rent to Ben for Fremont Street"."""
+        if self.reason == "rent" and self.field >= 0:
+            v = self._values(namer, lang)
+            return (_t("{who} paid {amount} rent to {to} for {field}.", "{who} pagó {amount} de alquiler a {to} por {field}.")
+                    .get(lang, "{who} paid {amount} rent to {to} for {field}.").format(**v))
+        return Event.text(self, namer, lang)
+
+
+@dataclass(slots=True)
+class Bought(Event):
+    who: int
+    field: int
+    price: int
+    templates: ClassVar[dict[str, str]] = _t("{who} bought {field} for {price}.", "{who} compró {field} por {price}.")
+
+
+@dataclass(slots=True)
+class Declined(Event):
+    who: int
+    field: int
+    templates: ClassVar[dict[str, str]] = _t("{who} did not buy {field}.", "{who} no compró {field}.")
+
+
+@dataclass(slots=True)
+class Built(Event):
+    who: int
+    field: int
+    building: str
+    price: int
+    templates: ClassVar[dict[str, str]] = _t("{who} built a {building} on {field} for {price}.", "{who} construyó {building} en {field} por {price}.")
+
+
+@dataclass(slots=True)
+class SoldBuilding(Event):
+    who: int
+    field: int
+    building: str
+    price: int
+    templates: ClassVar[dict[str, str]] = _t("{who} sold a {building} on {field} to the bank for {price}.", "{who} vendió {building} en {field} a la banca por {price}.")
+
+
+@dataclass(slots=True)
+class SoldProperty(Event):
+    who: int
+    field: int
+    price: int
+    templates: ClassVar[dict[str, str]] = _t("{who} sold {field} to the bank for {price}.", "{who} vendió {field} a la banca por {price}.")
+
+
+@dataclass(slots=True)
+class Mortgaged(Event):
+    who: int
+    field: int
+    amount: int
+    templates: ClassVar[dict[str, str]] = _t("{who} mortgaged {field} for {amount}.", "{who} hipotecó {field} por {amount}.")
+
+
+@dataclass(slots=True)
+class Repaid(Event):
+    who: int
+    field: int
+    amount: int
+    templates: ClassVar[dict[str, str]] = _t("{who} repaid the mortgage on {field} for {amount}.", "{who} levantó la hipoteca de {field} por {amount}.")
+
+
+@dataclass(slots=True)
+class CardDrawn(Event):
+    who: int
+    deck: str
+    card: int
+    templates: ClassVar[dict[str, str]] = _t('{who} drew a card: "{card}"', '{who} cogió una carta: "{card}"')
+
+
+@dataclass(slots=True)
+class SentToPrison(Event):
+    who: int
+    reason: str
+    templates: ClassVar[dict[str, str]] = _t("{who} went to prison for {reason}.", "{who} fue a prisión por {reason}.")
+
+
+@dataclass(slots=True)
+class LeftPrison(Event):
+    who: int
+    reason: str
+    templates: ClassVar[dict[str, str]] = _t("{who} left prison with {reason}.", "{who} salió de prisión con {reason}.")
+
+
+@dataclass(slots=True)
+class StayedInPrison(Event):
+    who: int
+    templates: ClassVar[dict[str, str]] = _t("{who} stays in prison.", "{who} sigue en prisión.")
+
+
+@dataclass(slots=True)
+class Travelled(Event):
+    who: int
+    src: int
+    dst: int
+    fare: int
+    templates: ClassVar[dict[str, str]] = _t("{who} took the train from {src} to {dst} for {fare}.", "{who} tomó el tren de {src} a {dst} por {fare}.")
+
+
+@dataclass(slots=True)
+class DebtStarted(Event):
+    who: int
+    amount: int
+    templates: ClassVar[dict[str, str]] = _t("{who} owes {amount} and must raise money.", "{who} debe {amount} y tiene que conseguir dinero.")
+
+
+@dataclass(slots=True)
+class Eliminated(Event):
+    who: int
+    to: int
+    amount: int
+    templates: ClassVar[dict[str, str]] = _t("{who} is out of the game; {to} receives {amount}.", "{who} queda eliminado; {to} recibe {amount}.")
+
+
+@dataclass(slots=True)
+class TradeProposed(Event):
+    who: int
+    to: int
+    offer: int
+    templates: ClassVar[dict[str, str]] = _t("{who} offered trade #{offer} to {to}.", "{who} ofreció el intercambio #{offer} a {to}.")
+
+
+@dataclass(slots=True)
+class TradeAccepted(Event):
+    who: int
+    to: int
+    offer: int
+    templates: ClassVar[dict[str, str]] = _t("{who} accepted trade #{offer} from {to}.", "{who} aceptó el intercambio #{offer} de {to}.")
+
+
+@dataclass(slots=True)
+class TradeDeclined(Event):
+    who: int
+    to: int
+    offer: int
+    templates: ClassVar[dict[str, str]] = _t("{who} declined trade #{offer} from {to}.", "{who} rechazó el intercambio #{offer} de {to}.")
+
+
+@dataclass(slots=True)
+class TradeLapsed(Event):
+    offer: int
+    templates: ClassVar[dict[str, str]] = _t("Trade #{offer} lapsed: it no longer matches what the players own.", "El intercambio #{offer} caducó: ya no coincide con lo que tienen los jugadores.")
+
+
+@dataclass(slots=True)
+class AuctionStarted(Event):
+    field: int
+    templates: ClassVar[dict[str, str]] = _t("{field} goes to auction.", "{field} sale a subasta.")
+
+
+@dataclass(slots=True)
+class Bid(Event):
+    who: int
+    amount: int
+    templates: ClassVar[dict[str, str]] = _t("{who} bid {amount}.", "{who} pujó {amount}.")
+
+
+@dataclass(slots=True)
+class AuctionPassed(Event):
+    who: int
+    templates: ClassVar[dict[str, str]] = _t("{who} left the auction.", "{who} abandonó la subasta.")
+
+
+@dataclass(slots=True)
+class AuctionEnded(Event):
+    who: int
+    field: int
+    price: int
+    templates: ClassVar[dict[str, str]] = _t("{who} won {field} at auction for {price}.", "{who} ganó {field} en subasta por {price}.")
+
+
+@dataclass(slots=True)
+class RentDue(Event):
+    who: int
+    owner: int
+    field: int
+    amount: int
+    templates: ClassVar[dict[str, str]] = _t("{owner} may claim {amount} rent from {who} for {field}.", "{owner} puede cobrar {amount} de alquiler a {who} por {field}.")
+
+
+@dataclass(slots=True)
+class RentLapsed(Event):
+    owner: int
+    field: int
+    templates: ClassVar[dict[str, str]] = _t("{owner} did not claim the rent for {field} in time.", "{owner} no reclamó a tiempo el alquiler de {field}.")
+
+
+@dataclass(slots=True)
+class LostTurn(Event):
+    who: int
+    templates: ClassVar[dict[str, str]] = _t("{who} loses this turn.", "{who} pierde este turno.")
+
+
+@dataclass(slots=True)
+class GotJailCard(Event):
+    who: int
+    templates: ClassVar[dict[str, str]] = _t("{who} keeps a Get-Out-of-Prison card.", "{who} guarda una carta para salir de prisión.")
+
+
+@dataclass(slots=True)
+class GameOver(Event):
+    winner: int
+    reason: str
+    templates: ClassVar[dict[str, str]] = _t("{winner} wins ({reason}).", "{winner} gana ({reason}).")
+
+
+EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in Event.__subclasses__()}

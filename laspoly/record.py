@@ -1,0 +1,128 @@
+"""Save, load and replay games as versioned JSON: the setup, then every action.
+
+A save file never holds code: it is read with :func:`json.loads` and every
+value is checked before the game is rebuilt by replaying the actions through
+the validating :meth:`Game.apply`.  The file also stores a digest of the final
+state, so a file whose actions were edited is refused rather than silently
+giving another game.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from laspoly.engine.actions import action_from_dict
+from laspoly.engine.errors import LaspolyError, SaveFileError
+from laspoly.engine.game import Game
+
+SAVE_FORMAT = "laspoly-save"
+SAVE_VERSION = 1
+#: Save files larger than this are refused before they are read (about 50,000 actions fit in 5 MB).
+MAX_SAVE_BYTES = 5_000_000
+MAX_ACTIONS = 200_000
+_SETUP_KEYS = {"preset", "players", "seed", "rules", "dice", "max_rounds"}
+
+
+def game_to_dict(game: Game) -> dict[str, Any]:
+    """The save-file form of a game: format tag, setup, actions and final digest."""
+    return {
+        "format": SAVE_FORMAT,
+        "version": SAVE_VERSION,
+        "setup": game.setup,
+        "actions": [a.as_dict() for a in game.history],
+        "digest": game.digest(),
+    }
+
+
+def save_game(game: Game, path: str | Path) -> Path:
+    """Write the game to ``path`` as JSON (atomically: a crash leaves the old file intact)."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_text(json.dumps(game_to_dict(game), ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def new_game_from_setup(setup: Any) -> Game:
+    """A fresh game from a save file's ``setup`` block, every value checked."""
+    if not isinstance(setup, dict):
+        raise SaveFileError("the save file's setup must be an object")
+    unknown = set(setup) - _SETUP_KEYS
+    if unknown:
+        raise SaveFileError(f"the save file's setup has unknown key(s): {', '.join(sorted(map(str, unknown)))[:200]}")
+    try:
+        return Game(
+            setup.get("players"), preset=setup.get("preset", "laspoly"), seed=setup.get("seed", 0),
+            rules=setup.get("rules") or None, dice=setup.get("dice") or None, max_rounds=setup.get("max_rounds"),
+        )
+    except LaspolyError as exc:
+        raise SaveFileError(f"the save file's setup is not valid: {exc}") from None
+    except (TypeError, AttributeError) as exc:
+        raise SaveFileError(f"the save file's setup has a value of the wrong type ({exc})"[:300]) from None
+
+
+def replay(setup: dict[str, Any], actions: list[Any]) -> Game:
+    """Rebuild a game by replaying ``actions`` (dicts or actions) through the validating path."""
+    game = new_game_from_setup(setup)
+    for k, raw in enumerate(actions):
+        action = raw if not isinstance(raw, dict) else action_from_dict(raw)
+        try:
+            game.apply(action)
+        except LaspolyError as exc:
+            raise SaveFileError(f"action {k + 1} does not replay: {exc}") from None
+    return game
+
+
+def game_from_dict(data: Any) -> Game:
+    """Check a decoded save file and replay it into the identical game."""
+    if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
+        raise SaveFileError("not a laspoly save file (it has no 'format': 'laspoly-save')")
+    if data.get("version") != SAVE_VERSION:
+        raise SaveFileError(f"save file version {str(data.get('version'))[:20]} is not supported (this laspoly reads {SAVE_VERSION})")
+    unknown = set(data) - {"format", "version", "setup", "actions", "digest"}
+    if unknown:
+        raise SaveFileError(f"the save file has unknown key(s): {', '.join(sorted(map(str, unknown)))[:200]}")
+    actions = data.get("actions")
+    if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
+        raise SaveFileError(f"the save file's actions must be a list of at most {MAX_ACTIONS}")
+    game = replay(data.get("setup"), actions)
+    digest = data.get("digest")
+    if digest is not None and digest != game.digest():
+        raise SaveFileError("the save file's digest does not match its replay: the file was altered or is damaged")
+    return game
+
+
+def load_game(path: str | Path) -> Game:
+    """Read a save file; a corrupt, truncated, foreign or oversized one raises :class:`SaveFileError`."""
+    path = Path(path)
+    try:
+        size = path.stat().st_size
+        if size > MAX_SAVE_BYTES:
+            raise SaveFileError(f"{path.name} is {size} bytes; save files are limited to {MAX_SAVE_BYTES} bytes")
+        with path.open("rb") as fh:
+            raw = fh.read(MAX_SAVE_BYTES + 1)
+    except OSError as exc:
+        raise SaveFileError(f"cannot read {path.name}: {exc.strerror}") from None
+    return game_from_json(raw, path.name)
+
+
+def game_from_json(raw: bytes | str, name: str = "save file") -> Game:
+    """Decode and replay save-file text; every failure is a :class:`SaveFileError`."""
+    if len(raw) > MAX_SAVE_BYTES:
+        raise SaveFileError(f"{name} is over the {MAX_SAVE_BYTES}-byte limit for save files")
+    try:
+        data = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise SaveFileError(f"{name} is not valid JSON (truncated or damaged?): {exc}"[:300]) from None
+    except (RecursionError, ValueError):
+        raise SaveFileError(f"{name} is nested too deeply or holds numbers too large to read") from None
+    return game_from_dict(data)
+
+
+def rewind(game: Game, n: int = 1) -> Game:
+    """The game as it was ``n`` decisions ago (undo), rebuilt by replay."""
+    if not 0 <= n <= len(game.history):
+        raise SaveFileError(f"cannot undo {n} decision(s); the game has {len(game.history)}")
+    return replay(game.setup, list(game.history[: len(game.history) - n]))
