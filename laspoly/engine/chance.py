@@ -39,7 +39,7 @@ def parse_dice_script(script: Iterable[Any] | str | None) -> list[tuple[int, int
 class Chance:
     """Seeded dice and shuffles, with an optional script of dice played first."""
 
-    __slots__ = ("seed", "_rng", "_random", "_script", "_next")
+    __slots__ = ("_next", "_random", "_rng", "_script", "seed")
 
     def __init__(self, seed: int, script: Sequence[tuple[int, int]] = ()) -> None:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:

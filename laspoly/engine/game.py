@@ -58,8 +58,18 @@ def clean_name(name: Any) -> str:
 class Player:
     """One seat: cash, position and prison status.  Ownership lives on the game."""
 
-    __slots__ = ("index", "name", "cash", "pos", "active", "in_prison", "prison_turns",
-                 "jail_cards", "lose_turn", "has_passed_start")
+    __slots__ = (
+        "active",
+        "cash",
+        "has_passed_start",
+        "in_prison",
+        "index",
+        "jail_cards",
+        "lose_turn",
+        "name",
+        "pos",
+        "prison_turns",
+    )
 
     def __init__(self, index: int, name: str, cash: int) -> None:
         self.index = index
@@ -1148,14 +1158,17 @@ class Game:
         deck = self.decks[deck_name]
         card_index = deck.popleft()
         card = self.board.decks[deck_name][card_index]
+        keep = card.effect == "get_out_of_prison"
+        if keep:
+            p.jail_cards.append((deck_name, card_index))
+        else:
+            deck.append(card_index)
         self.last_card = (deck_name, card_index)
         self._emit(E.CardDrawn(p.index, deck_name, card_index))
-        if card.effect == "get_out_of_prison":
-            p.jail_cards.append((deck_name, card_index))
+        if keep:
             self._emit(E.GotJailCard(p.index))
             self._end_move()
             return
-        deck.append(card_index)
         _CARD_EFFECTS[card.effect](self, p, card.args)
 
     def _card_advance_to(self, p: Player, args: dict[str, Any]) -> None:
@@ -1453,7 +1466,8 @@ class Game:
         """The whole state as plain data: equal snapshots mean equal games."""
         return {
             "players": [p.snapshot() for p in self.players],
-            "owner": self.owner, "level": self.level, "factory": self.factory, "mortgaged": self.mortgaged,
+            "owner": list(self.owner), "level": list(self.level), "factory": list(self.factory),
+            "mortgaged": list(self.mortgaged),
             "pot": self.pot, "bank": self.bank, "decks": {k: list(v) for k, v in self.decks.items()},
             "current": self.current, "phase": self.phase, "rolls_due": self.rolls_due,
             "doubles_count": self.doubles_count, "prison_tries": self.prison_tries, "dice": list(self.dice),

@@ -232,7 +232,7 @@ def _parse_street(p: _Problems, where: str, raw: dict, kw: dict[str, Any]) -> No
         p.add(f"{where}.rents", "must list the base rent, then the rents with 1-4 houses and with a hotel")
         rents = [0]
     kw["rents"] = tuple(p.money(f"{where}.rents[{k}]", r) for k, r in enumerate(rents))
-    if any(b < a for a, b in zip(kw["rents"], kw["rents"][1:])):
+    if any(b < a for a, b in zip(kw["rents"], kw["rents"][1:], strict=False)):
         p.add(f"{where}.rents", "must not fall as buildings are added")
     for key in ("house_price", "hotel_price", "factory_price", "factory_income"):
         if key in raw:
@@ -255,7 +255,8 @@ def _parse_card(p: _Problems, deck: str, i: int, raw: Any, size: int) -> Card | 
     text = p.names(where, raw.get("text"))
     effect = raw.get("effect")
     if not isinstance(effect, dict) or effect.get("type") not in CARD_EFFECTS:
-        p.add(where, f"effect needs a 'type' among {', '.join(CARD_EFFECTS)}")
+        found = effect.get("type") if isinstance(effect, dict) else effect
+        p.add(where, f"effect type {str(found)[:40]!r} is not one of {', '.join(CARD_EFFECTS)}")
         return None
     kind = effect["type"]
     args = {k: v for k, v in effect.items() if k != "type"}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -40,7 +40,7 @@ def preset_names() -> tuple[str, ...]:
     return tuple(sorted(names, key=lambda n: n != "laspoly"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_shipped_board(name: str) -> Board:
     """The validated board shipped under ``laspoly/data/boards/<name>.json``."""
     path = _data_file("boards", f"{name}.json")
@@ -49,7 +49,7 @@ def load_shipped_board(name: str) -> Board:
     return board_from_dict(json.loads(path.read_text(encoding="utf-8")), f"{name}.json")
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_preset(name: str = "laspoly") -> Preset:
     """Look up a shipped preset by name, e.g. ``load_preset("standard")``."""
     if not isinstance(name, str) or name not in preset_names():

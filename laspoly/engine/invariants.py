@@ -1,0 +1,113 @@
+"""Invariants every game must keep, checked by the tests and the soak run.
+
+Two levels:
+
+* :func:`always_problems` holds after every single event, even in the middle
+  of an action: money is conserved, ownership and buildings are legal, the pot
+  is never negative.
+* :func:`problems` adds what holds between actions: every active player is
+  above the preset's elimination line, and the actor is an active player.
+
+:class:`CheckedGame` is a :class:`Game` that runs the first after every event
+and raises :class:`InvariantError` at the first broken one.
+"""
+
+from __future__ import annotations
+
+from laspoly.engine import events as E
+from laspoly.engine.game import OVER, Game
+
+
+class InvariantError(AssertionError):
+    """An invariant of the rules broke: a bug in the engine, never bad input."""
+
+
+#: Events after which ownership, buildings or cards may have changed.
+STRUCTURE_EVENTS = (
+    E.Bought, E.Built, E.SoldBuilding, E.SoldProperty, E.Mortgaged, E.Repaid, E.TradeAccepted,
+    E.Eliminated, E.AuctionEnded, E.CardDrawn, E.GotJailCard, E.LeftPrison, E.GameOver,
+)
+
+
+def money_problems(g: Game) -> list[str]:
+    """Money is conserved and the pot is never negative."""
+    out = []
+    start_total = g.rules.start_money * len(g.players)
+    if g.total_money() != start_total:
+        out.append(f"money not conserved: {g.total_money()} != {start_total}")
+    if g.pot < 0:
+        out.append(f"the pot is negative: {g.pot}")
+    return out
+
+
+def always_problems(g: Game) -> list[str]:
+    """Problems with the invariants that hold after every event."""
+    out = money_problems(g)
+    for i, f in enumerate(g.fields):
+        o = g.owner[i]
+        if o >= 0 and not f.is_property:
+            out.append(f"field {i} ({f.kind}) has an owner")
+        if g.level[i] or g.factory[i]:
+            if f.kind != "street" or o < 0:
+                out.append(f"buildings on {f.label()} which is not an owned street")
+            if g.factory[i] and g.level[i]:
+                out.append(f"{f.label()} has a factory and houses")
+            if g.mortgaged[i]:
+                out.append(f"{f.label()} is mortgaged with buildings on it")
+        if not 0 <= g.level[i] <= g.hotel_level:
+            out.append(f"{f.label()} has building level {g.level[i]}")
+        if g.mortgaged[i] and o < 0:
+            out.append(f"{f.label()} is mortgaged but owned by nobody")
+    if sum(g.factory) != g.factories:
+        out.append(f"factory count {g.factories} != {sum(g.factory)}")
+    if not g.rules.upgrades_lost_on_sale:
+        out += _evenness_problems(g)
+    held = sum(len(p.jail_cards) for p in g.players)
+    if held + sum(len(d) for d in g.decks.values()) != sum(len(d) for d in g.board.decks.values()):
+        out.append("cards were lost or duplicated")
+    return out
+
+
+def _evenness_problems(g: Game) -> list[str]:
+    out = []
+    for group in g.board.groups.values():
+        owners = {g.owner[j] for j in group.fields}
+        levels = [g.level[j] for j in group.fields if not g.factory[j]]
+        if len(owners) == 1 and levels and max(levels) - min(levels) > 1:
+            out.append(f"uneven buildings in {group.label()}: {levels}")
+    return out
+
+
+def problems(g: Game) -> list[str]:
+    """Every invariant problem, including those that hold only between actions."""
+    out = always_problems(g)
+    for p in g.players:
+        if p.active and not g._covers(p.cash):
+            out.append(f"{p.name} is still in with {p.cash}")
+        if not p.active and (p.cash or p.index in g.owner):
+            out.append(f"{p.name} is out but holds cash or property")
+    if g.phase != OVER:
+        if not g.players[g.actor].active:
+            out.append("the actor is out of the game")
+        if len(g.active_players) < 2:
+            out.append("fewer than two players but the game goes on")
+    elif g.winner < 0 or not g.players[g.winner].active:
+        out.append("the game is over without an active winner")
+    return out
+
+
+class CheckedGame(Game):
+    """A game that checks the invariants after every event.
+
+    Money after every event; ownership, buildings and cards after every event
+    that can change them (:data:`STRUCTURE_EVENTS`).
+    """
+
+    events_checked = 0
+
+    def _emit(self, event: E.Event) -> None:
+        super()._emit(event)
+        self.events_checked += 1
+        found = always_problems(self) if isinstance(event, STRUCTURE_EVENTS) else money_problems(self)
+        if found:
+            raise InvariantError(f"after {type(event).__name__} ({self.describe(event)}): " + "; ".join(found))
