@@ -66,3 +66,17 @@ def cash(game: Game) -> list[int]:
 def texts(game: Game, lang: str = "en") -> list[str]:
     """The log as sentences."""
     return [game.describe(e, lang) for e in game.log]
+
+#: With this seed Ana plays first in 2- and 3-player Sculptprice games.
+SEED_ANA_FIRST_SCULPTPRICE = 1
+
+
+def new_sculptprice(dice: str | None = None, players: int = 2, rules: dict[str, Any] | None = None) -> Game:
+    """A Sculptprice game of Ana and Ben (and Cy), Ana first."""
+    return new_game(dice, players, "sculptprice", rules, SEED_ANA_FIRST_SCULPTPRICE)
+
+
+def new_classic(dice: str = "", players: int = 2, preset: str = "classic", rules: dict[str, Any] | None = None) -> Game:
+    """A classic or standard game, Ana first: the roll-off (C10) dice come first in the script."""
+    roll_off = "6-6 " + "1-1 " * (players - 1)
+    return new_game(roll_off + dice, players, preset, rules)

@@ -42,6 +42,8 @@ class BasicBot(Bot):
             raise ValueError("prefer must be 'houses' or 'factories'")
         self.reserve = reserve
         self.prefer = prefer
+        self._groups_seen: tuple[int, int, int] = (-1, -1, -1)
+        self._groups: list[tuple[int, ...]] = []
 
     def choose(self, game: Game) -> A.Action:
         """Pick the action for the current decision."""
@@ -80,26 +82,49 @@ class BasicBot(Bot):
         return A.Roll(me)
 
     def _build(self, game: Game, me: int) -> A.Action | None:
-        """One building on a complete group, evenly, if it keeps the reserve."""
-        owner = game.owner
-        cash = game.players[me].cash
-        for group in game.board.groups.values():
-            streets = group.fields
-            if owner[streets[0]] != me or not all(owner[j] == me for j in streets):
-                continue
-            for j in streets:
-                if game.mortgaged[j] and cash - game.repay_price(j) > self.reserve:
+        """One building on a complete group, evenly, if it keeps the reserve.
+
+        Cheap arithmetic picks the single candidate per group; only that one is
+        checked by the engine's ``why_illegal``, so a turn with nothing to build
+        costs a few list look-ups.
+        """
+        budget = game.players[me].cash - self.reserve
+        for streets in self._complete_groups(game, me):
+            if any(game.mortgaged[j] for j in streets):
+                j = next(j for j in streets if game.mortgaged[j])
+                if game.repay_price(j) < budget:
                     return A.Repay(me, j)
-            for action in self._build_candidates(game, me, streets):
-                if game.why_illegal(action) is None and cash - self._cost(game, action) > self.reserve:
-                    return action
+                continue
+            action = self._candidate(game, me, streets)
+            if action is not None and self._cost(game, action) < budget and game.why_illegal(action) is None:
+                return action
         return None
 
-    def _build_candidates(self, game: Game, me: int, streets: tuple[int, ...]) -> list[A.Action]:
+    def _complete_groups(self, game: Game, me: int) -> list[tuple[int, ...]]:
+        """The colour groups ``me`` owns whole, recomputed only when ownership changed."""
+        key = (id(game), game.owner_version, me)
+        if key != self._groups_seen:
+            owner = game.owner
+            self._groups = [g for g in game.board_groups if all(owner[j] == me for j in g)]
+            self._groups_seen = key
+        return self._groups
+
+    def _candidate(self, game: Game, me: int, streets: tuple[int, ...]) -> A.Build | None:
+        level, factory = game.level, game.factory
         if self.prefer == "factories":
-            return [A.Build(me, j, "factory") for j in streets if not game.factory[j] and not game.level[j]]
-        free = sorted((j for j in streets if not game.factory[j]), key=lambda j: game.level[j])
-        return [A.Build(me, j, "house") for j in free[:1]] + [A.Build(me, j, "hotel") for j in free[:1]]
+            for j in streets:
+                if not factory[j] and not level[j] and game.fields[j].factory_price:
+                    return A.Build(me, j, "factory")
+            return None
+        free = [j for j in streets if not factory[j]]
+        if not free:
+            return None
+        j = min(free, key=level.__getitem__)
+        if level[j] < game.rules.max_houses:
+            return A.Build(me, j, "house")
+        if level[j] == game.rules.max_houses and game.rules.hotels:
+            return A.Build(me, j, "hotel")
+        return None
 
     @staticmethod
     def _cost(game: Game, a: A.Build) -> int:

@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from laspoly.bots.basic import BasicBot, Bot
 from laspoly.engine import actions as A
-from laspoly.engine.game import Game
+from laspoly.engine.game import OVER, Game
 
 DEFAULT_MAX_ROUNDS = 1000
 
@@ -21,21 +21,30 @@ def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = F
     """
     play = game.apply if validate else game.push
     done = 0
-    while not game.is_over and done < max_actions:
-        if game.claims:
-            for _, owner, field, _ in list(game.claims):
-                bot = bots[owner]
-                if bot is not None and bot.claims_rent(game, owner) and game.is_legal(A.ClaimRent(owner, field)):
-                    play(A.ClaimRent(owner, field))
-                    done += 1
-            if game.is_over:
-                break
+    while game.phase != OVER and done < max_actions:
+        if game.claims and _claim_for_bots(game, bots, play):
+            done += 1
+            continue
         bot = bots[game.actor]
         if bot is None or (until is not None and until(game)):
             break
         play(bot.choose(game))
         done += 1
     return done
+
+
+def _claim_for_bots(game: Game, bots: Sequence[Bot | None], play: Callable[[A.Action], None]) -> bool:
+    """C6: a bot claims rent owed to it before anyone moves on.  True if one claimed.
+
+    Claims owed to people wait for their click, and lapse at the next roll.
+    """
+    for _, owner, field, _ in game.claims:
+        bot = bots[owner]
+        claim = A.ClaimRent(owner, field)
+        if bot is not None and bot.claims_rent(game, owner) and game.is_legal(claim):
+            play(claim)
+            return True
+    return False
 
 
 def play_game(game: Game, bots: Sequence[Bot] | None = None, *, validate: bool = False) -> Game:

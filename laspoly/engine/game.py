@@ -38,6 +38,7 @@ from laspoly.rules.presets import Preset, load_preset
 TURN, BUY, TRAVEL, AUCTION, DEBT, OVER = "turn", "buy", "travel", "auction", "debt", "over"
 MANAGING = (TURN, BUY, TRAVEL)  # phases in which the current player may build, sell, mortgage
 MAX_NAME = 24
+HOUSES, HOTELS = 32, 12  # the bank's supply with the building_shortage option
 MAX_PLAYERS = 8
 
 
@@ -183,11 +184,15 @@ class Game:
         self.players = [Player(i, name, self.rules.start_money) for i, name in enumerate(names)]
         self.fields: tuple[Field, ...] = b.fields
         self.owner = [-1] * n
+        self.owner_version = 0  # bumped by every change of ownership
         self.level = [0] * n  # houses 0..max_houses; max_houses + 1 is a hotel
         self.factory = [False] * n
         self.mortgaged = [False] * n
         self.hotel_level = self.rules.max_houses + 1
+        self.houses_left = HOUSES if self.rules.building_shortage else 0  # the bank's supply (counted always,
+        self.hotels_left = HOTELS if self.rules.building_shortage else 0  # enforced with building_shortage)
         self.group_of: list[tuple[int, ...]] = [b.groups[f.group].fields if f.group in b.groups else (f.index,) for f in b.fields]
+        self.board_groups: tuple[tuple[int, ...], ...] = tuple(g.fields for g in b.groups.values())
         self.stations = b.fields_of_kind("station")
         self.attractions = b.fields_of_kind("attraction")
         self.prison = b.prison
@@ -577,12 +582,16 @@ class Game:
                 return "there is a hotel already"
             if self.level[i] != r.max_houses or any(self.level[j] < r.max_houses for j in free):
                 return f"a hotel needs {r.max_houses} houses on every street of the group without a factory"
+            if r.building_shortage and self.hotels_left < 1:
+                return "the bank has no hotels left"
             cost = self.hotel_price(i)
         elif a.building == "house":
             if self.level[i] >= r.max_houses:
                 return f"a street holds at most {r.max_houses} houses"
             if self.level[i] > min(self.level[j] for j in free):
                 return "you must build evenly across the group"
+            if r.building_shortage and self.houses_left < 1:
+                return "the bank has no houses left"
             cost = self.house_price(i)
         else:
             return f"there is no building called {a.building!r}"
@@ -761,6 +770,26 @@ class Game:
 
     # ------------------------------------------------------------ money
 
+    def _set_level(self, i: int, new: int) -> None:
+        """Every change of houses and hotels goes through here, keeping the bank's supply counted."""
+        old, top = self.level[i], self.hotel_level
+        self.houses_left += (old if old < top else 0) - (new if new < top else 0)
+        self.hotels_left += (old == top) - (new == top)
+        self.level[i] = new
+
+    def _clear_buildings(self, i: int) -> None:
+        """Remove every building from ``i`` (back to the bank's supply)."""
+        if self.level[i]:
+            self._set_level(i, 0)
+        if self.factory[i]:
+            self.factory[i] = False
+            self.factories -= 1
+
+    def _set_owner(self, i: int, player: int) -> None:
+        """Every change of ownership goes through here, so caches can watch ``owner_version``."""
+        self.owner[i] = player
+        self.owner_version += 1
+
     def _emit(self, event: E.Event) -> None:
         if self.record_events:
             self.log.append(event)
@@ -864,11 +893,8 @@ class Game:
             refund = self._building_refund_all(i)
             if refund:
                 self._move_money(BANK, p.index, refund)
-            self.level[i] = 0
-            if self.factory[i]:
-                self.factory[i] = False
-                self.factories -= 1
-            self.owner[i] = creditor
+            self._clear_buildings(i)
+            self._set_owner(i, creditor)
         amount = p.cash
         self._move_money(p.index, creditor, amount)
         self.players[creditor].jail_cards += p.jail_cards
@@ -886,12 +912,9 @@ class Game:
 
     def _release_properties(self, player: int) -> None:
         for i in self.owned_by(player):
-            self.owner[i] = -1
-            self.level[i] = 0
+            self._set_owner(i, -1)
+            self._clear_buildings(i)
             self.mortgaged[i] = False
-            if self.factory[i]:
-                self.factory[i] = False
-                self.factories -= 1
 
     def _return_jail_cards(self, p: Player) -> None:
         for deck, card in p.jail_cards:
@@ -1253,7 +1276,7 @@ class Game:
         i = self.pending_field
         price = self.fields[i].price
         self._end_move()
-        self.owner[i] = a.player
+        self._set_owner(i, a.player)
         self._emit(E.Bought(a.player, i, price))
         if self._pay_voluntary(a.player, BANK, price):
             self._after_landing(self.players[a.player])
@@ -1286,10 +1309,10 @@ class Game:
             self.factories += 1
         elif a.building == "hotel":
             cost = self.hotel_price(i)
-            self.level[i] = self.hotel_level
+            self._set_level(i, self.hotel_level)
         else:
             cost = self.house_price(i)
-            self.level[i] += 1
+            self._set_level(i, self.level[i] + 1)
         self._emit(E.Built(a.player, i, a.building, cost))
         self._pay_voluntary(a.player, BANK, cost)
 
@@ -1300,10 +1323,13 @@ class Game:
             self.factories -= 1
             kind, refund = "factory", self.fields[i].factory_price // 2
         elif self.level[i] == self.hotel_level:
-            self.level[i] = self.rules.max_houses
-            kind, refund = "hotel", self.hotel_price(i) // 2
+            # with a building shortage, the hotel comes down to the houses the bank still has
+            houses = min(self.rules.max_houses, self.houses_left) if self.rules.building_shortage else self.rules.max_houses
+            self._set_level(i, houses)
+            kind = "hotel"
+            refund = self.hotel_price(i) // 2 + (self.rules.max_houses - houses) * (self.house_price(i) // 2)
         else:
-            self.level[i] -= 1
+            self._set_level(i, self.level[i] - 1)
             kind, refund = "house", self.house_price(i) // 2
         self._move_money(BANK, a.player, refund)
         self._emit(E.SoldBuilding(a.player, i, kind, refund))
@@ -1312,7 +1338,7 @@ class Game:
     def _do_sell_property(self, a: A.SellProperty) -> None:
         i = a.field
         refund = self.fields[i].price // 2
-        self.owner[i] = -1
+        self._set_owner(i, -1)
         self._move_money(BANK, a.player, refund)
         self._emit(E.SoldProperty(a.player, i, refund))
         self._after_raise()
@@ -1371,12 +1397,9 @@ class Game:
 
     def _transfer_property(self, i: int, to: int) -> None:
         """L16/S6: mortgages go along; buildings are lost when the rules say so."""
-        self.owner[i] = to
+        self._set_owner(i, to)
         if self.rules.upgrades_lost_on_sale:
-            self.level[i] = 0
-            if self.factory[i]:
-                self.factory[i] = False
-                self.factories -= 1
+            self._clear_buildings(i)
 
     def _do_decline_trade(self, a: A.DeclineTrade) -> None:
         o = self.offers.pop(a.offer)
@@ -1444,7 +1467,7 @@ class Game:
         i = au.field
         winner = au.high_bidder
         if winner >= 0:
-            self.owner[i] = winner
+            self._set_owner(i, winner)
             self._emit(E.AuctionEnded(winner, i, au.high))
             self._move_money(winner, BANK, au.high)
         if au.queue:
@@ -1468,7 +1491,7 @@ class Game:
             "players": [p.snapshot() for p in self.players],
             "owner": list(self.owner), "level": list(self.level), "factory": list(self.factory),
             "mortgaged": list(self.mortgaged),
-            "pot": self.pot, "bank": self.bank, "decks": {k: list(v) for k, v in self.decks.items()},
+            "pot": self.pot, "bank": self.bank, "houses_left": self.houses_left, "hotels_left": self.hotels_left, "decks": {k: list(v) for k, v in self.decks.items()},
             "current": self.current, "phase": self.phase, "rolls_due": self.rolls_due,
             "doubles_count": self.doubles_count, "prison_tries": self.prison_tries, "dice": list(self.dice),
             "round": self.round, "turns": self.turns, "pending_field": self.pending_field,

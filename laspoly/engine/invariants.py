@@ -60,8 +60,14 @@ def always_problems(g: Game) -> list[str]:
             out.append(f"{f.label()} is mortgaged but owned by nobody")
     if sum(g.factory) != g.factories:
         out.append(f"factory count {g.factories} != {sum(g.factory)}")
-    if not g.rules.upgrades_lost_on_sale:
+    if not g.rules.upgrades_lost_on_sale and not g.rules.building_shortage:
         out += _evenness_problems(g)
+    if g.rules.building_shortage:
+        top = g.hotel_level
+        houses = sum(lvl for lvl in g.level if lvl < top)
+        hotels = sum(1 for lvl in g.level if lvl == top)
+        if g.houses_left < 0 or g.hotels_left < 0 or houses + g.houses_left != 32 or hotels + g.hotels_left != 12:
+            out.append(f"building supply miscounted: {houses}+{g.houses_left} houses, {hotels}+{g.hotels_left} hotels")
     held = sum(len(p.jail_cards) for p in g.players)
     if held + sum(len(d) for d in g.decks.values()) != sum(len(d) for d in g.board.decks.values()):
         out.append("cards were lost or duplicated")

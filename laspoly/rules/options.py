@@ -54,7 +54,7 @@ SPECS: dict[str, Spec] = {
     "salary": Spec("paid for passing the start field", low=0, high=100_000),
     "landing_salary": Spec("paid for landing exactly on the start field (L3: 400)", low=0, high=100_000),
     "salary_on_first_pass": Spec("false: the first pass of the start field pays nothing (C1)", BOOL),
-    "doubles": Spec("extra_roll: doubles roll again (L13); none: doubles mean nothing (C12)", ("extra_roll", "none")),
+    "doubles": Spec("extra_roll: doubles roll again (L13); none: doubles mean nothing (C12); standard: extra_roll with three_doubles=prison", ("extra_roll", "none", "standard")),
     "three_doubles": Spec("prison: third doubles go to prison unmoved (L13); lose_turn: move, then lose the next turn (S2); nothing", ("prison", "lose_turn", "nothing")),
     "jail_exit": Spec("doubles (L14); total_3: a dice total of 3 (C7); any_die_3: either die shows 3", ("doubles", "total_3", "any_die_3")),
     "jail_tries_per_turn": Spec("rolls a prisoner may try each turn (L14: 3, standard: 1)", low=1, high=3),
@@ -81,6 +81,7 @@ SPECS: dict[str, Spec] = {
     "rent_claim": Spec("rent must be claimed by the owner before the next roll, or it lapses (C6, S9)", BOOL),
     "bankruptcy_to": Spec("bank: everything is sold to the bank, the creditor gets the cash and the properties return to the bank (L19, S8); creditor: a player creditor takes every asset, a bank debt sends the properties to auction (C8)", ("bank", "creditor")),
     "jail_cards_tradable": Spec("Get-Out-of-Jail-Free cards may be sold between players (C9)", BOOL),
+    "building_shortage": Spec("the bank has only 32 houses and 12 hotels (an option of standard)", BOOL),
     "train_travel": Spec("after a station, travel once to another station for a fare (L10)", BOOL),
     "train_fare": Spec("fare per station passed (L10: 75)", low=0, high=100_000),
     "factory_income_when": Spec("owner_turn: bank pays the owner each turn (L12); landing: when someone lands there", ("owner_turn", "landing")),
@@ -123,6 +124,7 @@ class RuleOptions:
     rent_claim: bool = False
     bankruptcy_to: str = "bank"
     jail_cards_tradable: bool = False
+    building_shortage: bool = False
     train_travel: bool = True
     train_fare: int = 75
     factory_income_when: str = "owner_turn"
@@ -138,6 +140,10 @@ class RuleOptions:
             if name not in SPECS:
                 raise RuleOptionError(f"unknown rule option {name!r}; options are: {', '.join(SPECS)}")
             checked[name] = SPECS[name].check(name, value)
+        if checked.get("doubles") == "standard":
+            # C12: `doubles=standard` restores the official rule: an extra roll, and prison on the third
+            checked["doubles"] = "extra_roll"
+            checked.setdefault("three_doubles", "prison")
         return replace(self, **checked)
 
     def as_dict(self) -> dict[str, Any]:
