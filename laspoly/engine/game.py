@@ -146,6 +146,7 @@ class Game:
         max_rounds: int | None = None,
         board: Board | None = None,
         record_events: bool = True,
+        keep_history: bool = True,
     ) -> None:
         self.preset = preset if isinstance(preset, Preset) else load_preset(preset)
         self.board: Board = board or self.preset.board
@@ -165,6 +166,7 @@ class Game:
         }
         self.chance = Chance(seed, script)
         self.record_events = record_events
+        self.keep_history = keep_history  # off only for throw-away simulations: such a game cannot be saved
         self._check_rules_fit_board()
         self._init_state(names)
         self._begin()
@@ -447,7 +449,8 @@ class Game:
 
     def push(self, action: A.Action) -> None:
         """Play an action already known to be legal (the fast path; no checks)."""
-        self.history.append(action)
+        if self.keep_history:
+            self.history.append(action)
         _HANDLERS[type(action)](self, action)
 
     def is_legal(self, action: A.Action) -> bool:
@@ -917,8 +920,9 @@ class Game:
             self.mortgaged[i] = False
 
     def _return_jail_cards(self, p: Player) -> None:
-        for deck, card in p.jail_cards:
-            self.decks[deck].append(card)
+        if self.rules.card_draw == "cycle":
+            for deck, card in p.jail_cards:
+                self.decks[deck].append(card)
         p.jail_cards = []
 
     def _after_elimination(self, p: Player, auction_queue: list[int] | None = None) -> None:
@@ -970,7 +974,8 @@ class Game:
         self.prison_tries = 0
         self.turns += 1
         p = self.players[i]
-        self._emit(E.TurnStarted(i, self.round))
+        if self.record_events:
+            self._emit(E.TurnStarted(i, self.round))
         if self.offers:
             self._prune_offers()
         if p.lose_turn:
@@ -1014,7 +1019,8 @@ class Game:
             self.claims = []
         p = self.players[a.player]
         d1, d2 = self.dice = self.chance.roll()
-        self._emit(E.Rolled(a.player, d1, d2))
+        if self.record_events:
+            self._emit(E.Rolled(a.player, d1, d2))
         if p.in_prison:
             self._prison_try(p, d1, d2)
             return
@@ -1077,7 +1083,8 @@ class Game:
         src = p.pos
         dst = (src + steps) % len(self.fields)
         p.pos = dst
-        self._emit(E.Moved(p.index, src, dst))
+        if self.record_events:
+            self._emit(E.Moved(p.index, src, dst))
         if dst < src:
             self._salary(p, dst == 0)
         self.arrived_by_card = False
@@ -1177,14 +1184,19 @@ class Game:
     # -- cards
 
     def _draw(self, p: Player, deck_name: str) -> None:
-        """L15: the top card acts and goes to the bottom (a kept jail card stays out)."""
+        """L15: the top card acts and goes to the bottom (a kept jail card stays out).
+
+        With ``card_draw=random`` every draw is a fresh random card of the whole deck
+        and a kept jail card is a copy (the model of the published probability tables).
+        """
         deck = self.decks[deck_name]
-        card_index = deck.popleft()
+        cycle = self.rules.card_draw == "cycle"
+        card_index = deck.popleft() if cycle else self.chance.choice_index(len(deck))
         card = self.board.decks[deck_name][card_index]
         keep = card.effect == "get_out_of_prison"
         if keep:
             p.jail_cards.append((deck_name, card_index))
-        else:
+        elif cycle:
             deck.append(card_index)
         self.last_card = (deck_name, card_index)
         self._emit(E.CardDrawn(p.index, deck_name, card_index))
@@ -1200,7 +1212,8 @@ class Game:
     def _card_move_to(self, p: Player, dst: int) -> None:
         src = p.pos
         p.pos = dst
-        self._emit(E.Moved(p.index, src, dst))
+        if self.record_events:
+            self._emit(E.Moved(p.index, src, dst))
         if dst <= src:
             self._salary(p, dst == 0)
         self._land(p)
@@ -1283,7 +1296,8 @@ class Game:
 
     def _do_decline(self, a: A.DeclineBuy) -> None:
         i = self.pending_field
-        self._emit(E.Declined(a.player, i))
+        if self.record_events:
+            self._emit(E.Declined(a.player, i))
         if self.rules.auctions:
             self._start_auction(i, then="after_landing")
         else:
@@ -1370,7 +1384,8 @@ class Game:
     def _do_jail_card(self, a: A.UseJailCard) -> None:
         p = self.players[a.player]
         deck, card = p.jail_cards.pop(0)
-        self.decks[deck].append(card)
+        if self.rules.card_draw == "cycle":
+            self.decks[deck].append(card)
         self._free(p, "jail_card")
 
     def _do_propose(self, a: A.ProposeTrade) -> None:

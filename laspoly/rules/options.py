@@ -82,6 +82,7 @@ SPECS: dict[str, Spec] = {
     "bankruptcy_to": Spec("bank: everything is sold to the bank, the creditor gets the cash and the properties return to the bank (L19, S8); creditor: a player creditor takes every asset, a bank debt sends the properties to auction (C8)", ("bank", "creditor")),
     "jail_cards_tradable": Spec("Get-Out-of-Jail-Free cards may be sold between players (C9)", BOOL),
     "building_shortage": Spec("the bank has only 32 houses and 12 hotels (an option of standard)", BOOL),
+    "card_draw": Spec("cycle: the top card acts and goes to the bottom (L15, S4); random: each draw is a random card of the whole deck, a kept jail card being a copy (the model of the published probability tables)", ("cycle", "random")),
     "train_travel": Spec("after a station, travel once to another station for a fare (L10)", BOOL),
     "train_fare": Spec("fare per station passed (L10: 75)", low=0, high=100_000),
     "factory_income_when": Spec("owner_turn: bank pays the owner each turn (L12); landing: when someone lands there", ("owner_turn", "landing")),
@@ -125,6 +126,7 @@ class RuleOptions:
     bankruptcy_to: str = "bank"
     jail_cards_tradable: bool = False
     building_shortage: bool = False
+    card_draw: str = "cycle"
     train_travel: bool = True
     train_fare: int = 75
     factory_income_when: str = "owner_turn"
