@@ -111,7 +111,7 @@ class MovementChain:
         return 3 * self.n + k * self.rules.jail_tries_per_turn + t
 
     @property
-    def PRISON(self) -> int:  # noqa: N802 - a landing index, like a field
+    def prison_slot(self) -> int:
         """The landing index that means "in prison" (one past the last field)."""
         return self.n
 
@@ -122,7 +122,7 @@ class MovementChain:
             return self._resolved[x]
         f = self.board.fields[x]
         if f.kind == "go_to_prison":
-            out = [(self.PRISON, 1.0)]
+            out = [(self.prison_slot, 1.0)]
         elif f.kind == "card" and depth < MAX_CARD_DEPTH:
             cards = self.board.decks[f.deck]  # type: ignore[index]
             acc: dict[int, float] = {}
@@ -139,7 +139,7 @@ class MovementChain:
     def _card(self, x: int, effect: str, args: dict[str, Any], depth: int) -> list[tuple[int, float]]:
         n = self.n
         if effect == "go_to_prison":
-            return [(self.PRISON, 1.0)]
+            return [(self.prison_slot, 1.0)]
         if effect == "advance_to":
             return self.resolve(args["field"], depth + 1)
         if effect == "advance_to_nearest":
@@ -152,7 +152,7 @@ class MovementChain:
 
     def _after_landing(self, landing: int) -> int:
         """The train policy: where the token stands after an optional journey."""
-        if self.target is not None and landing != self.PRISON and landing != self.target and self.board.fields[landing].kind == "station":
+        if self.target is not None and landing != self.prison_slot and landing != self.target and self.board.fields[landing].kind == "station":
             return self.target
         return landing
 
@@ -161,13 +161,13 @@ class MovementChain:
         self.P[s, nxt] += p
         self.land[s, landing] += p
         if ends_turn:
-            final = self.PRISON if landing == self.PRISON else self._after_landing(landing)
+            final = self.prison_slot if landing == self.prison_slot else self._after_landing(landing)
             self.turn_end[s, final] += p * (1 + skipped)
 
     def _move(self, s: int, p: float, start: int, steps: int, d_next: int | None, skipped: int = 0) -> None:
         """Move ``steps`` from ``start``; ``d_next`` is the next doubles count if the turn goes on."""
         for landing, q in self.resolve((start + steps) % self.n):
-            if landing == self.PRISON:
+            if landing == self.prison_slot:
                 self._add(s, p * q, landing, self.jail(0, 0), True)
             else:
                 pos = self._after_landing(landing)
@@ -198,7 +198,7 @@ class MovementChain:
             if a == b and r.doubles == "extra_roll":
                 third = d + 1 >= 3
                 if third and r.three_doubles == "prison" and self.prison is not None:
-                    self._add(s, p, self.PRISON, self.jail(0, 0), True)
+                    self._add(s, p, self.prison_slot, self.jail(0, 0), True)
                 elif third and r.three_doubles == "lose_turn":
                     self._move(s, p, pos, a + b, None, skipped=1)
                 else:
@@ -219,11 +219,11 @@ class MovementChain:
                 else:
                     self._move(s, p, self.prison, a + b, None)  # type: ignore[arg-type]
             elif t + 1 < r.jail_tries_per_turn:
-                self._add(s, p, self.PRISON, self.jail(k, t + 1), False)
+                self._add(s, p, self.prison_slot, self.jail(k, t + 1), False)
             elif k + 1 >= r.jail_max_turns:
                 self._move(s, p, self.prison, a + b, None)  # type: ignore[arg-type]  # the forced fine
             else:
-                self._add(s, p, self.PRISON, self.jail(k + 1, 0), True)
+                self._add(s, p, self.prison_slot, self.jail(k + 1, 0), True)
 
     # -- solving
     def stationary(self) -> np.ndarray:
