@@ -1,10 +1,18 @@
-"""The ``laspoly`` command: play, replay, list rules (and later simulate, markov, serve)."""
+"""The ``laspoly`` command: play, replay, rules, markov, landings, simulate, tournament.
+
+Analysis commands print a readable table by default, one JSON object with
+``--json``, and write their table to ``--csv FILE``.  Long runs show a
+progress bar on stderr (``--quiet`` turns it off).  The numerical libraries
+are imported only by the commands that need them.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from laspoly.bots.basic import BasicBot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_game
@@ -60,6 +68,129 @@ def cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _emit(args: argparse.Namespace, data: dict[str, Any], frame: Any, text: str) -> int:
+    if args.csv:
+        frame.to_csv(args.csv, index=False)
+    print(json.dumps(data) if args.json else text)
+    return 0
+
+
+def _chain_text(data: dict[str, Any], title: str) -> str:
+    lines = [title, f"{'#':>3}  {'field':32} {'percent':>9}"]
+    for sq in data["squares"]:
+        lines.append(f"{sq['index']:>3}  {sq['name'][:32]:32} {100 * sq['probability']:>9.4f}")
+    lines.append(f"{'':>3}  {'in prison':32} {100 * data['in_prison']:>9.4f}")
+    lines.append(f"expected rolls per turn: {data['expected_rolls_per_turn']:.4f}")
+    return "\n".join(lines)
+
+
+def cmd_markov(args: argparse.Namespace) -> int:
+    from laspoly.analysis.markov import markov
+
+    r = markov(args.variant, rules=parse_rule_args(args.rule), per=args.per, prison_policy=args.prison_policy,
+               train_target=args.train_target)
+    title = f"{args.variant}: exact landing probabilities per {args.per}, prison policy {args.prison_policy}"
+    return _emit(args, r.as_dict(), r.to_frame(), _chain_text(r.as_dict(), title))
+
+
+def cmd_landings(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from laspoly.analysis.landings import engine_landings
+
+    with tqdm(total=args.rolls, disable=args.quiet, delay=1.0, file=sys.stderr, unit="roll") as bar:
+        r = engine_landings(args.variant, args.rolls, rules=parse_rule_args(args.rule), seed=args.seed, per=args.per,
+                            prison_policy=args.prison_policy, train_target=args.train_target, progress=bar.update)
+    title = f"{args.variant}: engine landings per {args.per} over {r.rolls} rolls, prison policy {args.prison_policy}"
+    return _emit(args, r.as_dict(), r.to_frame(), _chain_text(r.as_dict(), title))
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    from laspoly.analysis.simulate import simulate
+
+    bots = args.bots.split(",") if args.bots else None
+    players = len(bots) if bots else args.players
+    r = simulate(args.variant, players=players, games=args.games, bots=bots, max_turns=args.max_turns, seed=args.seed,
+                 rules=parse_rule_args(args.rule), workers=args.workers, dask=args.dask, quiet=args.quiet)
+    d = r.as_dict()
+    text = "\n".join([
+        f"{d['variant']}: {d['games']} games, seed {d['seed']}, bots {', '.join(d['bots'])}",
+        "wins by seat: " + ", ".join(f"seat {i + 1}: {w}" for i, w in enumerate(d["wins_by_seat"])),
+        "wins by turn order: " + ", ".join(f"{i + 1}{'st' if i == 0 else 'nd' if i == 1 else 'rd' if i == 2 else 'th'} to move: {w}" for i, w in enumerate(d["wins_by_order"])),
+        "wins by bot: " + ", ".join(f"{b}: {w}" for b, w in d["wins_by_bot"].items()),
+        f"player-turns per game: mean {d['turns']['mean']:.1f}, median {d['turns']['median']:.1f}, p90 {d['turns']['p90']:.1f}",
+        f"games ended at the cap: {d['capped_games']}",
+        f"{d['elapsed_s']:.2f} s: {d['games_per_s']:.1f} games/s, {d['turns_per_s']:,.0f} player-turns/s",
+    ])
+    return _emit(args, d, r.to_frame(), text)
+
+
+def cmd_tournament(args: argparse.Namespace) -> int:
+    from laspoly.analysis.simulate import tournament
+
+    r = tournament(args.bots.split(","), games=args.games, variant=args.variant, seed=args.seed,
+                   rules=parse_rule_args(args.rule), max_turns=args.max_turns, workers=args.workers, dask=args.dask,
+                   quiet=args.quiet)
+    d = r.as_dict()
+    lines = [f"{d['variant']}: {d['games']} games, seats rotated, seed {d['seed']}",
+             f"{'bot':10} {'games':>6} {'wins':>6} {'win rate':>9}   95% interval"]
+    for row in d["bots"]:
+        lines.append(f"{row['bot']:10} {row['games']:>6} {row['wins']:>6} {row['win_rate']:>9.3f}   {row['ci_low']:.3f}-{row['ci_high']:.3f}")
+    lines.append(f"equal win rates: chi2 {d['equal_rates']['chi2']:.2f}, p = {d['equal_rates']['p_value']:.4f}")
+    lines += [f"  {p['a']} vs {p['b']}: p = {p['p_value']:.4f}" for p in d["pairs"]]
+    lines.append("by turn order: " + ", ".join(f"#{r['seat']} {r['win_rate']:.3f} ({r['ci_low']:.3f}-{r['ci_high']:.3f})" for r in d["seats"]))
+    lines.append(f"seat effect: chi2 {d['seat_effect']['chi2']:.2f}, p = {d['seat_effect']['p_value']:.4f}")
+    return _emit(args, d, r.to_frame(), "\n".join(lines))
+
+
+def _common(p: argparse.ArgumentParser, seed: bool = True) -> None:
+    p.add_argument("--variant", default="laspoly", choices=preset_names(), help="rulebook preset")
+    p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="override one rule option (repeatable)")
+    if seed:
+        p.add_argument("--seed", type=int, default=0, help="master seed")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--csv", metavar="FILE", help="also write the table to a CSV file")
+    p.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _chain_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--prison-policy", choices=("leave", "stay"), default="leave", help="leave prison at once, or stay as long as allowed")
+    p.add_argument("--per", choices=("roll", "turn"), default="roll", help="count where each roll or each turn ended")
+    p.add_argument("--train-target", type=int, help="station to take the train to (default: never travel)")
+
+
+def _add_analysis_commands(sub: Any) -> None:
+    mk = sub.add_parser("markov", help="exact landing probabilities from the Markov chain")
+    _common(mk)
+    _chain_options(mk)
+    mk.set_defaults(func=cmd_markov)
+
+    la = sub.add_parser("landings", help="landing counts by Monte Carlo on the real engine")
+    _common(la)
+    _chain_options(la)
+    la.add_argument("--rolls", type=int, default=100_000)
+    la.set_defaults(func=cmd_landings)
+
+    si = sub.add_parser("simulate", help="Monte Carlo of whole bot games")
+    _common(si)
+    si.add_argument("--players", type=int, default=4)
+    si.add_argument("--games", type=int, default=100)
+    si.add_argument("--bots", help="comma-separated bots by seat: basic, random, greedy, cautious, hotel, factory, trader")
+    si.add_argument("--max-turns", type=int, help="cap on player-turns per game (L20: the richest wins)")
+    si.add_argument("--workers", type=int, default=1, help="local processes")
+    si.add_argument("--dask", metavar="ADDRESS", help="a Dask scheduler address, or 'local' for a LocalCluster")
+    si.set_defaults(func=cmd_simulate)
+
+    to = sub.add_parser("tournament", help="bots against each other with seats rotated")
+    _common(to)
+    to.add_argument("--bots", required=True, help="comma-separated bots")
+    to.add_argument("--games", type=int, default=200)
+    to.add_argument("--max-turns", type=int)
+    to.add_argument("--workers", type=int, default=1)
+    to.add_argument("--dask", metavar="ADDRESS")
+    to.set_defaults(func=cmd_tournament)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     parser = argparse.ArgumentParser(prog="laspoly", description="Las Poly: rules engine, bots and probability lab.")
@@ -87,6 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     rules = sub.add_parser("rules", help="list the rule options, or a preset's values")
     rules.add_argument("--variant", choices=preset_names())
     rules.set_defaults(func=cmd_rules)
+    _add_analysis_commands(sub)
     return parser
 
 
@@ -96,7 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         return int(args.func(args))
-    except LaspolyError as exc:
+    except (LaspolyError, ValueError) as exc:
         print(f"laspoly: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

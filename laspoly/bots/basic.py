@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from laspoly.engine import actions as A
-from laspoly.engine.game import AUCTION, BUY, DEBT, TRAVEL, TURN, Game
+from laspoly.engine.game import AUCTION, BUY, DEBT, TRAVEL, TURN, Game, TradeOffer
 
 
 class Bot:
@@ -32,18 +32,36 @@ class Bot:
 class BasicBot(Bot):
     """Buys what it can afford above a reserve, builds evenly, raises money sensibly.
 
-    ``prefer`` chooses between houses/hotels and factories on complete groups.
+    Every temperament is a setting of this one bot:
+
+    * ``reserve``: cash it never goes below by choice (buying, building, fines, fares, bids, offers);
+    * ``prefer``: ``houses`` (houses, then hotels), ``factories``, or ``none`` (never builds);
+    * ``bid_factor``: the highest auction bid, as a multiple of the price;
+    * ``jail``: ``leave`` (pay or use a card at once), ``stay`` (roll as long as allowed),
+      or ``auto`` (leave while unowned properties remain, then stay);
+    * ``train``: ``None`` (never), or a station to travel to when the fare fits the reserve;
+    * ``trade``: propose offers that complete a colour group; ``accept_margin``: accept an
+      offer when what it gets is worth at least this multiple of what it gives.
     """
 
     name = "basic"
 
-    def __init__(self, reserve: int = 150, prefer: str = "houses") -> None:
-        if prefer not in ("houses", "factories"):
-            raise ValueError("prefer must be 'houses' or 'factories'")
+    def __init__(self, reserve: int = 150, prefer: str = "houses", *, bid_factor: float = 1.0,
+                 jail: str = "auto", train: int | None = None, trade: bool = False, accept_margin: float = 1.25) -> None:
+        if prefer not in ("houses", "factories", "none"):
+            raise ValueError("prefer must be 'houses', 'factories' or 'none'")
+        if jail not in ("leave", "stay", "auto"):
+            raise ValueError("jail must be 'leave', 'stay' or 'auto'")
         self.reserve = reserve
         self.prefer = prefer
+        self.bid_factor = bid_factor
+        self.jail = jail
+        self.train = train
+        self.trade = trade
+        self.accept_margin = accept_margin
         self._groups_seen: tuple[int, int, int] = (-1, -1, -1)
         self._groups: list[tuple[int, ...]] = []
+        self._offered: dict[int, int] = {}  # field -> round of the last offer for it
 
     def choose(self, game: Game) -> A.Action:
         """Pick the action for the current decision."""
@@ -55,7 +73,7 @@ class BasicBot(Bot):
             price = game.fields[game.pending_field].price
             return A.Buy(me) if game.players[me].cash - price > self.reserve else A.DeclineBuy(me)
         if phase == TRAVEL:
-            return A.StayPut(me)
+            return self._travel(game, me)
         if phase == DEBT:
             return self._raise_money(game, me)
         if phase == AUCTION:
@@ -67,19 +85,66 @@ class BasicBot(Bot):
         if game.offers:
             for o in game.offers.values():
                 if o.receiver == me:
-                    return A.DeclineTrade(me, o.id)
+                    return A.AcceptTrade(me, o.id) if self._likes(game, me, o) else A.DeclineTrade(me, o.id)
         if not game.rolls_due:
             return A.EndTurn(me)
-        if p.in_prison and not game.prison_tries:
+        if p.in_prison and not game.prison_tries and self._leaves_prison(game):
             if p.jail_cards:
                 return A.UseJailCard(me)
-            if p.cash - game.rules.jail_fine > self.reserve * 2 and p.prison_turns < game.rules.jail_fine_turns:
+            if p.cash - game.rules.jail_fine > self.reserve and p.prison_turns < game.rules.jail_fine_turns:
                 return A.PayFine(me)
         if p.cash > self.reserve + 50:
             build = self._build(game, me)
             if build is not None:
                 return build
+        if self.trade and not game.prison_tries:
+            offer = self._offer(game, me)
+            if offer is not None:
+                return offer
         return A.Roll(me)
+
+    def _leaves_prison(self, game: Game) -> bool:
+        if self.jail == "auto":
+            return -1 in (game.owner[i] for i in range(len(game.fields)) if game.fields[i].is_property)
+        return self.jail == "leave"
+
+    def _travel(self, game: Game, me: int) -> A.Action:
+        t = self.train
+        if t is not None and t != game.players[me].pos and game.players[me].cash - game.train_fare(game.players[me].pos, t) > self.reserve:
+            return A.Travel(me, t)
+        return A.StayPut(me)
+
+    # -- trading
+    def _value(self, game: Game, fields: tuple[int, ...]) -> int:
+        return sum(game.fields[i].price - (game.fields[i].mortgage if game.mortgaged[i] else 0) for i in fields)
+
+    def _likes(self, game: Game, me: int, o: TradeOffer) -> bool:
+        """Accept when the offer is worth ``accept_margin`` times what it costs and keeps the reserve."""
+        gets = self._value(game, o.give) + max(o.cash, 0) + 50 * o.give_cards
+        gives = self._value(game, o.take) + max(-o.cash, 0) + 50 * o.take_cards
+        return gets >= self.accept_margin * gives and game.players[me].cash + o.cash > self.reserve and game.why_illegal(A.AcceptTrade(me, o.id)) is None
+
+    def _offer(self, game: Game, me: int) -> A.Action | None:
+        """Offer cash for the one street that would complete a colour group (at most every 5 rounds)."""
+        if any(o.proposer == me for o in game.offers.values()):
+            return None
+        owner = game.owner
+        for streets in game.board_groups:
+            mine = [j for j in streets if owner[j] == me]
+            missing = [j for j in streets if owner[j] != me]
+            if not mine or len(missing) != 1 or owner[missing[0]] < 0:
+                continue
+            j = missing[0]
+            if game.round - self._offered.get(j, -99) < 5:
+                continue
+            cash = int(game.fields[j].price * 1.6)
+            if game.players[me].cash - cash <= self.reserve:
+                continue
+            offer = A.ProposeTrade(me, owner[j], (), (j,), cash)
+            if game.why_illegal(offer) is None:
+                self._offered[j] = game.round
+                return offer
+        return None
 
     def _build(self, game: Game, me: int) -> A.Action | None:
         """One building on a complete group, evenly, if it keeps the reserve.
@@ -111,6 +176,8 @@ class BasicBot(Bot):
 
     def _candidate(self, game: Game, me: int, streets: tuple[int, ...]) -> A.Build | None:
         level, factory = game.level, game.factory
+        if self.prefer == "none":
+            return None
         if self.prefer == "factories":
             for j in streets:
                 if not factory[j] and not level[j] and game.fields[j].factory_price:
@@ -151,7 +218,7 @@ class BasicBot(Bot):
         price = game.fields[au.field].price
         step = max(10, price // 10)
         bid = au.high + step
-        if bid <= price and game.players[me].cash - bid > self.reserve:
+        if bid <= price * self.bid_factor and game.players[me].cash - bid > self.reserve:
             return A.PlaceBid(me, bid)
         return A.PassAuction(me)
 
@@ -173,11 +240,31 @@ class RandomBot(Bot):
         return self.rng.choice(legal)
 
 
-BOTS: dict[str, type[Bot]] = {"basic": BasicBot, "random": RandomBot}
+#: The named temperaments, for tournaments and the command line.
+TEMPERAMENTS: dict[str, str] = {
+    "basic": "buys above a 150 reserve, builds houses and hotels evenly",
+    "random": "any legal action, chosen at random (half the time one that moves the game on)",
+    "greedy": "buys whatever it can pay for, bids up to 1.5x the price, builds whenever it can",
+    "cautious": "keeps a 500 reserve it never spends by choice; stays in prison late in the game",
+    "hotel": "builds houses and hotels, never factories",
+    "factory": "builds factories, never houses or hotels",
+    "trader": "offers 1.6x the price for the street that completes a colour group",
+}
 
 
-def make_bot(name: str, **kwargs: object) -> Bot:
-    """A bot by name: ``basic`` or ``random``."""
-    if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(BOTS)}")
-    return BOTS[name](**kwargs)  # type: ignore[arg-type]
+def make_bot(name: str, seed: int = 0) -> Bot:
+    """A bot by temperament name (see :data:`TEMPERAMENTS`)."""
+    makers = {
+        "basic": lambda: BasicBot(),
+        "random": lambda: RandomBot(seed),
+        "greedy": lambda: BasicBot(reserve=0, bid_factor=1.5, jail="leave"),
+        "cautious": lambda: BasicBot(reserve=500, jail="auto"),
+        "hotel": lambda: BasicBot(reserve=150, prefer="houses"),
+        "factory": lambda: BasicBot(reserve=150, prefer="factories"),
+        "trader": lambda: BasicBot(reserve=150, trade=True),
+    }
+    if name not in makers:
+        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(makers)}")
+    bot = makers[name]()
+    bot.name = name
+    return bot

@@ -1,0 +1,104 @@
+"""Small, dependency-free statistics for the probability lab: intervals and tests."""
+
+from __future__ import annotations
+
+import math
+
+
+def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson 95% interval of a proportion (sensible even at 0 or n successes)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: list[float], z: float = 1.96) -> tuple[float, float, float]:
+    """Mean of ``values`` with a normal-approximation 95% interval."""
+    n = len(values)
+    if n == 0:
+        return (math.nan, math.nan, math.nan)
+    mean = sum(values) / n
+    if n == 1:
+        return (mean, mean, mean)
+    sd = math.sqrt(sum((v - mean) ** 2 for v in values) / (n - 1))
+    half = z * sd / math.sqrt(n)
+    return (mean, mean - half, mean + half)
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with ``df`` degrees of freedom."""
+    if x <= 0:
+        return 1.0
+    return 1.0 - _lower_gamma_regularized(df / 2, x / 2)
+
+
+def _lower_gamma_regularized(a: float, x: float) -> float:
+    """P(a, x), by its series for x < a + 1 and its continued fraction otherwise."""
+    if x < a + 1:
+        term = total = 1.0 / a
+        k = a
+        for _ in range(10_000):
+            k += 1
+            term *= x / k
+            total += term
+            if term < total * 1e-15:
+                break
+        return total * math.exp(-x + a * math.log(x) - math.lgamma(a))
+    # Lentz's continued fraction for Q(a, x)
+    b = x + 1 - a
+    c = 1 / 1e-300
+    d = 1 / b
+    h = d
+    for i in range(1, 10_000):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = 1e-300 if abs(d) < 1e-300 else d
+        c = b + an / c
+        c = 1e-300 if abs(c) < 1e-300 else c
+        d = 1 / d
+        delta = d * c
+        h *= delta
+        if abs(delta - 1) < 1e-15:
+            break
+    return 1.0 - math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
+
+
+def equal_rates_test(wins: list[int], games: list[int]) -> tuple[float, float]:
+    """Chi-square test that every group wins at the same rate: (statistic, p-value)."""
+    total_w, total_n = sum(wins), sum(games)
+    if total_n == 0 or total_w in (0, total_n) or len(wins) < 2:
+        return (0.0, 1.0)
+    p = total_w / total_n
+    stat = 0.0
+    for w, n in zip(wins, games, strict=True):
+        if n:
+            expected_w, expected_l = n * p, n * (1 - p)
+            stat += (w - expected_w) ** 2 / expected_w + ((n - w) - expected_l) ** 2 / expected_l
+    return (stat, chi2_sf(stat, len(wins) - 1))
+
+
+def two_proportion_p(w1: int, n1: int, w2: int, n2: int) -> float:
+    """Two-sided p-value that two win rates are equal (pooled z-test)."""
+    if not n1 or not n2:
+        return 1.0
+    pooled = (w1 + w2) / (n1 + n2)
+    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    if se == 0:
+        return 1.0
+    z = abs(w1 / n1 - w2 / n2) / se
+    return math.erfc(z / math.sqrt(2))
+
+
+def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile (0-1) by linear interpolation."""
+    if not values:
+        return math.nan
+    xs = sorted(values)
+    k = (len(xs) - 1) * q
+    lo, hi = math.floor(k), math.ceil(k)
+    return xs[lo] + (xs[hi] - xs[lo]) * (k - lo)

@@ -1,0 +1,96 @@
+"""Bot temperaments: each pinned by a behaviour test.  Bots choose; they never change the state."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import ANA, BEN, act, give, new_game
+
+from laspoly import Game
+from laspoly.bots.basic import TEMPERAMENTS, BasicBot, make_bot
+from laspoly.bots.runner import play_bot_turns, play_game
+from laspoly.engine import actions as A
+from laspoly.engine import events as E
+
+
+def _built(game: Game, player: int, building: str) -> int:
+    return sum(1 for e in game.log if isinstance(e, E.Built) and e.who == player and e.building == building)
+
+
+@pytest.mark.parametrize("name", list(TEMPERAMENTS))
+def test_every_temperament_plays_whole_games_of_every_preset_with_legal_actions(name: str) -> None:
+    for preset in ("laspoly", "sculptprice", "classic", "standard"):
+        g = Game(3, preset=preset, seed=9, max_rounds=60)
+        play_game(g, [make_bot(name, seed=1), make_bot("basic"), make_bot(name, seed=2)], validate=True)
+        assert g.is_over
+
+
+def test_the_factory_builder_builds_factories_and_the_hotel_builder_never_does() -> None:
+    factories = hotels_factories = 0
+    for seed in range(40):
+        g = Game(2, seed=seed, max_rounds=200)
+        play_game(g, [make_bot("factory"), make_bot("hotel")])
+        factories += _built(g, 0, "factory")
+        hotels_factories += _built(g, 1, "factory")
+        assert _built(g, 0, "house") == 0
+    assert factories > 0 and hotels_factories == 0
+
+
+def test_the_trader_completes_a_group_through_an_accepted_offer() -> None:
+    g = new_game("1-2 1-2")
+    give(g, ANA, "Fremont Street")
+    give(g, BEN, "Glitter Gulch")
+    trader, other = make_bot("trader"), make_bot("basic")
+    offer = trader.choose(g)
+    assert isinstance(offer, A.ProposeTrade) and offer.take == (3,) and offer.cash == 128
+    g.apply(offer)
+    play_bot_turns(g, [trader, other], until=lambda game: game.current == ANA and game.turns > 1)
+    assert any(isinstance(e, E.TradeAccepted) for e in g.log)
+    assert g.owner[1] == g.owner[3] == ANA and g.owns_group(ANA, 1)
+
+
+def test_the_cautious_bot_never_goes_below_its_reserve_by_choice() -> None:
+    by_choice = (A.Buy, A.Build, A.Repay, A.Travel, A.PayFine, A.PlaceBid, A.AcceptTrade)
+    checked = 0
+    for preset in ("laspoly", "classic"):
+        for seed in range(20):
+            g = Game(3, preset=preset, seed=seed, max_rounds=150)
+            bots = [make_bot("cautious"), make_bot("greedy"), make_bot("trader")]
+            while not g.is_over:
+                if g.claims or g.actor != 0:
+                    play_bot_turns(g, bots, max_actions=1)
+                    continue
+                action = bots[0].choose(g)
+                g.apply(action)
+                if isinstance(action, by_choice) and g.players[0].active:
+                    assert g.players[0].cash >= 500, (preset, seed, action)
+                    checked += 1
+    assert checked > 100
+
+
+def test_jail_and_train_choices_are_bot_parameters() -> None:
+    g = new_game("3-4")
+    g.players[ANA].in_prison, g.players[ANA].pos = True, 10
+    assert isinstance(BasicBot(jail="leave").choose(g), A.PayFine)
+    assert isinstance(BasicBot(jail="stay").choose(g), A.Roll)
+    g2 = new_game("1-4")
+    act(g2, A.Roll)
+    act(g2, A.DeclineBuy)
+    assert BasicBot(train=25).choose(g2) == A.Travel(ANA, 25)
+    assert BasicBot().choose(g2) == A.StayPut(ANA)
+
+
+def test_a_bot_chooses_without_changing_the_state() -> None:
+    g = Game(4, seed=2, max_rounds=50)
+    bots = [make_bot(n) for n in ("greedy", "trader", "factory", "random")]
+    for _ in range(300):
+        if g.is_over:
+            break
+        before = g.digest()
+        action = bots[g.actor].choose(g)
+        assert g.digest() == before
+        g.apply(action)
+
+
+def test_unknown_bot_names_are_refused_with_the_list() -> None:
+    with pytest.raises(ValueError, match="greedy"):
+        make_bot("nobody")

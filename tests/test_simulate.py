@@ -1,0 +1,78 @@
+"""Simulations and tournaments: same results whatever the workers or backend; honest statistics."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from laspoly.analysis.simulate import game_seed, simulate, tournament
+from laspoly.analysis.stats import chi2_sf, equal_rates_test, two_proportion_p, wilson
+from laspoly.cli import main
+
+
+def test_game_seeds_come_from_the_master_seed_and_the_index() -> None:
+    seeds = [game_seed(7, i) for i in range(1000)]
+    assert len(set(seeds)) == 1000 and all(0 <= s < 2**63 for s in seeds)
+    assert seeds == [game_seed(7, i) for i in range(1000)] and game_seed(8, 0) != seeds[0]
+
+
+def test_results_are_identical_on_one_process_two_processes_and_a_dask_local_cluster() -> None:
+    one = simulate(games=24, seed=5, players=3)
+    two = simulate(games=24, seed=5, players=3, workers=2)
+    dask = simulate(games=24, seed=5, players=3, dask="local")
+    assert one.records == two.records == dask.records
+    assert one.as_dict()["wins_by_seat"] == dask.as_dict()["wins_by_seat"]
+
+
+def test_simulate_json_shape_and_turn_cap() -> None:
+    d = simulate(games=20, seed=1, max_turns=40, bots=["greedy", "cautious", "hotel", "factory"]).as_dict()
+    for key in ("variant", "games", "seed", "wins_by_seat", "wins_by_bot", "turns", "capped_games", "landings",
+                "elapsed_s", "games_per_s", "turns_per_s"):
+        assert key in d
+    assert sum(d["wins_by_seat"]) == 20 and d["capped_games"] == 20 and d["turns"]["mean"] == 40
+    assert set(d["turns"]) == {"mean", "median", "p90"} and len(d["landings"]) == 40
+
+
+def test_tournament_rotates_seats_so_every_bot_sits_everywhere() -> None:
+    r = tournament(["greedy", "cautious", "hotel", "factory"], games=40, seed=2)
+    seats = [rec.seats for rec in r.result.records]
+    for bot in ("greedy", "cautious", "hotel", "factory"):
+        assert sorted(s.index(bot) for s in seats) == [0] * 10 + [1] * 10 + [2] * 10 + [3] * 10
+    d = r.as_dict()
+    assert [row["games"] for row in d["bots"]] == [40, 40, 40, 40]
+    assert sum(row["wins"] for row in d["bots"]) == 40
+    assert 0 <= d["equal_rates"]["p_value"] <= 1 and len(d["pairs"]) == 6 and len(d["seats"]) == 4
+    assert all(row["ci_low"] <= row["win_rate"] <= row["ci_high"] for row in d["bots"])
+
+
+def test_statistics_match_known_values() -> None:
+    assert chi2_sf(3.841458820694124, 1) == pytest.approx(0.05, abs=1e-9)
+    assert chi2_sf(7.814727903251178, 3) == pytest.approx(0.05, abs=1e-9)
+    assert chi2_sf(30.0, 3) == pytest.approx(1.3800570312932553e-06, rel=1e-6)
+    lo, hi = wilson(50, 100)
+    assert lo == pytest.approx(0.4038, abs=1e-4) and hi == pytest.approx(0.5962, abs=1e-4)
+    assert two_proportion_p(50, 100, 50, 100) == 1.0
+    assert two_proportion_p(60, 100, 40, 100) == pytest.approx(math.erfc(2.8284271247461903 / math.sqrt(2)), rel=1e-9)
+    assert equal_rates_test([25, 25], [100, 100]) == (0.0, 1.0)
+
+
+def test_cli_analysis_commands_print_json_tables_and_csv(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["markov", "--variant", "standard", "--json"]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["variant"] == "standard" and d["per"] == "roll" and d["prison_policy"] == "leave"
+    assert abs(sum(s["probability"] for s in d["squares"]) + d["in_prison"] - 1) < 1e-9
+    assert set(d["squares"][0]) >= {"index", "name", "probability"} and "expected_rolls_per_turn" in d
+    assert main(["landings", "--rolls", "5000", "--json", "--quiet", "--per", "turn"]) == 0
+    d2 = json.loads(capsys.readouterr().out)
+    assert d2["per"] == "turn" and set(d2) >= set(d)
+    csv = tmp_path / "t.csv"
+    assert main(["markov", "--per", "turn", "--prison-policy", "stay", "--csv", str(csv)]) == 0
+    assert "in prison" in capsys.readouterr().out and csv.read_text().startswith("index,name,probability,percent")
+    assert main(["simulate", "--games", "6", "--json", "--quiet", "--rule", "start_money=2000"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 6
+    assert main(["tournament", "--bots", "greedy,cautious", "--games", "4", "--quiet"]) == 0
+    assert "equal win rates" in capsys.readouterr().out
+    assert main(["markov", "--rule", "jail_exit=nope"]) == 2
+    assert "jail_exit" in capsys.readouterr().err
