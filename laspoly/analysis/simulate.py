@@ -130,7 +130,8 @@ def run(spec: Spec, games: int, *, workers: int = 1, dask: str | None = None,
 
 def _run_dask(spec: Spec, chunks: list[list[int]], address: str, progress: Callable[[int], None] | None) -> list[GameRecord]:
     """Run on a Dask scheduler at ``address``, or on a LocalCluster started here for ``local``."""
-    from dask.distributed import Client, LocalCluster, as_completed as dask_completed
+    from dask.distributed import Client, LocalCluster
+    from dask.distributed import as_completed as dask_completed
 
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
                            processes=True) if address == "local" else None
