@@ -32,6 +32,7 @@ lint: $(VENV)/.test-installed
 ## bench: speed figures (median of repeated runs)
 bench: $(VENV)/.test-installed
 	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_analysis.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .benchmarks

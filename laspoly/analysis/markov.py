@@ -95,10 +95,16 @@ class MovementChain:
         self.prison = board.prison
         self.jail_states = rules.jail_max_turns * rules.jail_tries_per_turn if self.prison is not None else 0
         self.size = 3 * self.n + self.jail_states
-        self._resolved: dict[int, list[tuple[int, float]]] = {}
+        self._resolved: dict[int, list[tuple[int, float, int]]] = {}
         self.P = np.zeros((self.size, self.size))
         self.land = np.zeros((self.size, self.n + 1))  # per-roll landing probabilities given the state
         self.turn_end = np.zeros((self.size, self.n + 1))  # turn-ending weight by final position
+        # for rents and the casino: landing weighted by the dice total, by a card's rent multiplier,
+        # and landings on doubles (not six) and on double six
+        self.land_total = np.zeros((self.size, self.n + 1))
+        self.land_card = np.zeros((self.size, self.n + 1, 11))
+        self.land_double = np.zeros((self.size, self.n + 1))
+        self.land_double6 = np.zeros((self.size, self.n + 1))
         self._build()
 
     # -- state ids
@@ -116,39 +122,39 @@ class MovementChain:
         return self.n
 
     # -- resolving a landing: go-to-prison and cards
-    def resolve(self, x: int, depth: int = 0) -> list[tuple[int, float]]:
-        """Where a token that lands on ``x`` ends up: (field or PRISON, probability)."""
+    def resolve(self, x: int, depth: int = 0, mult: int = 0) -> list[tuple[int, float, int]]:
+        """Where a token that lands on ``x`` ends up: (field or prison slot, probability, card rent multiplier)."""
         if depth == 0 and x in self._resolved:
             return self._resolved[x]
         f = self.board.fields[x]
         if f.kind == "go_to_prison":
-            out = [(self.prison_slot, 1.0)]
+            out = [(self.prison_slot, 1.0, 0)]
         elif f.kind == "card" and depth < MAX_CARD_DEPTH:
             cards = self.board.decks[f.deck]  # type: ignore[index]
-            acc: dict[int, float] = {}
+            acc: dict[tuple[int, int], float] = {}
             for card in cards:
-                for y, p in self._card(x, card.effect, card.args, depth):
-                    acc[y] = acc.get(y, 0.0) + p / len(cards)
-            out = list(acc.items())
+                for y, p, m in self._card(x, card.effect, card.args, depth):
+                    acc[(y, m)] = acc.get((y, m), 0.0) + p / len(cards)
+            out = [(y, p, m) for (y, m), p in acc.items()]
         else:
-            out = [(x, 1.0)]
+            out = [(x, 1.0, mult)]
         if depth == 0:
             self._resolved[x] = out
         return out
 
-    def _card(self, x: int, effect: str, args: dict[str, Any], depth: int) -> list[tuple[int, float]]:
+    def _card(self, x: int, effect: str, args: dict[str, Any], depth: int) -> list[tuple[int, float, int]]:
         n = self.n
         if effect == "go_to_prison":
-            return [(self.prison_slot, 1.0)]
+            return [(self.prison_slot, 1.0, 0)]
         if effect == "advance_to":
             return self.resolve(args["field"], depth + 1)
         if effect == "advance_to_nearest":
             kind = args["kind"]
             target = min((i for i in range(n) if self.board.fields[i].kind == kind), key=lambda i: (i - x - 1) % n)
-            return self.resolve(target, depth + 1)
+            return self.resolve(target, depth + 1, args.get("rent_multiplier") or 0)
         if effect == "move":
             return self.resolve((x + args["steps"]) % n, depth + 1)
-        return [(x, 1.0)]
+        return [(x, 1.0, 0)]
 
     def _after_landing(self, landing: int) -> int:
         """The train policy: where the token stands after an optional journey."""
@@ -157,24 +163,35 @@ class MovementChain:
         return landing
 
     # -- building
-    def _add(self, s: int, p: float, landing: int, nxt: int, ends_turn: bool, skipped: int = 0) -> None:
+    def _add(self, s: int, p: float, landing: int, nxt: int, ends_turn: bool, skipped: int = 0,
+             dice: tuple[int, int] = (0, 0), mult: int = 0) -> None:
         self.P[s, nxt] += p
         self.land[s, landing] += p
+        a, b = dice
+        if mult:
+            self.land_card[s, landing, mult] += p
+        else:
+            self.land_total[s, landing] += p * (a + b)
+        if a and a == b:
+            if a == 6:
+                self.land_double6[s, landing] += p
+            else:
+                self.land_double[s, landing] += p
         if ends_turn:
             final = self.prison_slot if landing == self.prison_slot else self._after_landing(landing)
             self.turn_end[s, final] += p * (1 + skipped)
 
-    def _move(self, s: int, p: float, start: int, steps: int, d_next: int | None, skipped: int = 0) -> None:
-        """Move ``steps`` from ``start``; ``d_next`` is the next doubles count if the turn goes on."""
-        for landing, q in self.resolve((start + steps) % self.n):
+    def _move(self, s: int, p: float, start: int, dice: tuple[int, int], d_next: int | None, skipped: int = 0) -> None:
+        """Move by ``dice`` from ``start``; ``d_next`` is the next doubles count if the turn goes on."""
+        for landing, q, mult in self.resolve((start + dice[0] + dice[1]) % self.n):
             if landing == self.prison_slot:
-                self._add(s, p * q, landing, self.jail(0, 0), True)
+                self._add(s, p * q, landing, self.jail(0, 0), True, dice=dice)
             else:
                 pos = self._after_landing(landing)
                 if d_next is None:
-                    self._add(s, p * q, landing, self.free(pos, 0), True, skipped)
+                    self._add(s, p * q, landing, self.free(pos, 0), True, skipped, dice, mult)
                 else:
-                    self._add(s, p * q, landing, self.free(pos, d_next), False)
+                    self._add(s, p * q, landing, self.free(pos, d_next), False, 0, dice, mult)
 
     def _build(self) -> None:
         r = self.rules
@@ -200,11 +217,11 @@ class MovementChain:
                 if third and r.three_doubles == "prison" and self.prison is not None:
                     self._add(s, p, self.prison_slot, self.jail(0, 0), True)
                 elif third and r.three_doubles == "lose_turn":
-                    self._move(s, p, pos, a + b, None, skipped=1)
+                    self._move(s, p, pos, (a, b), None, skipped=1)
                 else:
-                    self._move(s, p, pos, a + b, min(d + 1, 2))
+                    self._move(s, p, pos, (a, b), min(d + 1, 2))
             else:
-                self._move(s, p, pos, a + b, None)
+                self._move(s, p, pos, (a, b), None)
 
     def _jail_roll(self, s: int, k: int, t: int) -> None:
         r = self.rules
@@ -215,13 +232,13 @@ class MovementChain:
             if freed:
                 if r.jail_exit_move == "roll_again":
                     for c, e in DICE:
-                        self._move(s, p / 36, self.prison, c + e, None)  # type: ignore[arg-type]
+                        self._move(s, p / 36, self.prison, (c, e), None)  # type: ignore[arg-type]
                 else:
-                    self._move(s, p, self.prison, a + b, None)  # type: ignore[arg-type]
+                    self._move(s, p, self.prison, (a, b), None)  # type: ignore[arg-type]
             elif t + 1 < r.jail_tries_per_turn:
                 self._add(s, p, self.prison_slot, self.jail(k, t + 1), False)
             elif k + 1 >= r.jail_max_turns:
-                self._move(s, p, self.prison, a + b, None)  # type: ignore[arg-type]  # the forced fine
+                self._move(s, p, self.prison, (a, b), None)  # type: ignore[arg-type]  # the forced fine
             else:
                 self._add(s, p, self.prison_slot, self.jail(k + 1, 0), True)
 
