@@ -17,9 +17,9 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 	touch $@ $(VENV)/.app-installed
 
-## app: install laspoly into .venv and play a bot game in the terminal (the dashboard arrives with its issue)
+## app: install laspoly into .venv and serve the dashboard at http://localhost:$(PORT)
 app: $(VENV)/.app-installed
-	$(BIN)/laspoly play --players 4 --seed 7
+	$(BIN)/laspoly serve --port $(PORT)
 
 ## test: install laspoly with the test extras into .venv and run the whole suite, with ruff
 test: $(VENV)/.test-installed

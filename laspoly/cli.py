@@ -143,6 +143,18 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return _emit(args, d, r.to_frame(), "\n".join(lines))
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    import panel as pn
+
+    from laspoly.ui.app import build_app
+
+    pn.extension(sizing_mode="stretch_width", notifications=False)
+    print(f"Serving the Las Poly dashboard at http://{args.address}:{args.port}/ (Ctrl+C stops it)", flush=True)
+    pn.serve(build_app, port=args.port, address=args.address, show=args.show, title="Las Poly",
+             websocket_origin=args.allow_websocket_origin or [f"{args.address}:{args.port}", f"localhost:{args.port}"])
+    return 0
+
+
 def _common(p: argparse.ArgumentParser, seed: bool = True) -> None:
     p.add_argument("--variant", default="laspoly", choices=preset_names(), help="rulebook preset")
     p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="override one rule option (repeatable)")
@@ -219,6 +231,12 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--variant", choices=preset_names())
     rules.set_defaults(func=cmd_rules)
     _add_analysis_commands(sub)
+    serve = sub.add_parser("serve", help="serve the dashboard (as `panel serve apps/laspoly_app.py` does)")
+    serve.add_argument("--port", type=int, default=5006)
+    serve.add_argument("--address", default="localhost")
+    serve.add_argument("--show", action="store_true", help="open a browser")
+    serve.add_argument("--allow-websocket-origin", action="append", help="extra origins allowed to connect (host:port)")
+    serve.set_defaults(func=cmd_serve)
     return parser
 
 
