@@ -91,15 +91,15 @@ def test_an_oversized_save_file_is_refused_before_reading(tmp_path) -> None:  # 
         load_game(big)
 
 
-@pytest.mark.parametrize("name", ["", "   ", "x" * 25, "tab\there\x00", 7])
+@pytest.mark.parametrize("name", ["", "   ", "x" * 41, "tab\there\x00", 7])
 def test_hostile_player_names_get_clear_errors(name: object) -> None:
     with pytest.raises(SetupError):
         Game([name, "Ben"])  # type: ignore[list-item]
 
 
 def test_markup_in_names_is_kept_as_plain_text() -> None:
-    g = Game(["<script>alert(1)</script>"[:24], "Ben"])
-    assert g.players[0].name == "<script>alert(1)</script>"[:24]
+    g = Game(["<script>alert(1)</script>", "Ben"])
+    assert g.players[0].name == "<script>alert(1)</script>"
 
 
 def test_duplicate_names_are_refused() -> None:

@@ -37,13 +37,13 @@ from laspoly.rules.presets import Preset, load_preset
 
 TURN, BUY, TRAVEL, AUCTION, DEBT, OVER = "turn", "buy", "travel", "auction", "debt", "over"
 MANAGING = (TURN, BUY, TRAVEL)  # phases in which the current player may build, sell, mortgage
-MAX_NAME = 24
+MAX_NAME = 40
 HOUSES, HOTELS = 32, 12  # the bank's supply with the building_shortage option
 MAX_PLAYERS = 8
 
 
 def clean_name(name: Any) -> str:
-    """Check a player's name: 1-24 printable characters.  Markup is kept as text; views escape it."""
+    """Check a player's name: 1-40 printable characters.  Markup is kept as text; views escape it."""
     if not isinstance(name, str):
         raise SetupError(f"a player's name must be text, not {type(name).__name__}")
     name = " ".join(name.split())

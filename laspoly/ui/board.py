@@ -169,6 +169,6 @@ class BoardFigure:
         """Redraw from the model (cells, tokens, the middle)."""
         self.cells.data = board_data(self.model, heat)
         self.tokens.data = token_data(self.model)
-        lines = (middle_text(self.model) + ["", "", "", ""])[:4]
+        lines = [*middle_text(self.model), "", "", "", ""][:4]
         self.middle.data = {"x": [SIDE / 2] * 4, "y": [6.8, 6.2, 5.6, 5.0], "text": lines}
 

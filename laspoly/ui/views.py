@@ -27,7 +27,6 @@ from laspoly.bots.basic import TEMPERAMENTS
 from laspoly.engine import actions as A
 from laspoly.engine.game import AUCTION, BUY, TRAVEL
 from laspoly.record import MAX_SAVE_BYTES
-from laspoly.ui.board import BoardFigure
 from laspoly.ui.model import PERSON, PLAYER_COLORS, PLAYER_MARKERS, SEAT_CHOICES, GameModel
 
 MARKER_GLYPHS = {"circle": "●", "square": "■", "triangle": "▲", "diamond": "◆", "inverted_triangle": "▼", "hex": "⬢",
@@ -198,6 +197,7 @@ class ControlsView(Viewer):
         self.accept = b(name="Accept offer", button_type="success")
         self.reject = b(name="Decline offer")
         self.offer_text = pn.pane.HTML(sizing_mode="stretch_width")
+        self.trade_why = pn.pane.HTML(sizing_mode="stretch_width")
         self.why = pn.pane.HTML(sizing_mode="stretch_width", styles={"font-size": "0.85em", "color": "#444"})
         self._timer: Any = None
         self._wire()
@@ -243,6 +243,8 @@ class ControlsView(Viewer):
         self.autoplay.param.watch(self._toggle_autoplay, "value")
         self.speed.param.watch(self._set_speed, "value")
         self.partner.param.watch(lambda *_: self._refresh_trade(), "value")
+        for w in (self.give, self.take, self.cash):
+            w.param.watch(lambda *_: self._refresh_propose(), "value")
 
     def _trade(self, p: int) -> A.Action | None:
         if self.partner.value is None:
@@ -380,9 +382,15 @@ class ControlsView(Viewer):
             self.accept.disabled = reason is not None
         else:
             self.offer_text.object = ""
-        reason = g.why_illegal(self._trade(who)) if who is not None and partner is not None else "choose a player to trade with"
+        self._refresh_propose()
+
+    def _refresh_propose(self) -> None:
+        g, who = self.model.game, self.model.person_to_move
+        action = self._trade(who) if who is not None else None
+        reason = g.why_illegal(action) if action is not None else "choose a player to trade with"
         self.propose.disabled = reason is not None
         self.propose.description = reason
+        self.trade_why.object = f"<small>{esc(reason)}</small>" if reason else ""
 
     def __panel__(self) -> pn.viewable.Viewable:
         row = pn.Row
@@ -397,7 +405,7 @@ class ControlsView(Viewer):
                               row(self.sell_building, self.sell_property, self.mortgage, self.repay)),
                     title="Build, sell, mortgage", collapsed=False, sizing_mode="stretch_width"),
             pn.Card(pn.Column(self.offer_text, row(self.accept, self.reject), self.partner, row(self.give, self.take),
-                              self.cash, self.propose), title="Trade", collapsed=True, sizing_mode="stretch_width"),
+                              self.cash, self.propose, self.trade_why), title="Trade", collapsed=True, sizing_mode="stretch_width"),
             sizing_mode="stretch_width",
         )
 
@@ -566,8 +574,8 @@ class SetupView(Viewer):
         self.rules = pn.widgets.TextInput(name="Rule overrides (name=value, space-separated)", placeholder="jail_exit=any_die_3",
                                           width=420)
         self.count = pn.widgets.IntSlider(name="Players", start=2, end=6, value=3, width=220)
-        self.names = [pn.widgets.TextInput(name=f"Player {i + 1}", value=["You", "Bot 1", "Bot 2", "Bot 3", "Bot 4", "Bot 5"][i],
-                                           max_length=24, width=180) for i in range(6)]
+        self.names = [pn.widgets.TextInput(name=f"Player {i + 1}", value=["Ana", "Ben", "Cy", "Di", "Eve", "Fay"][i],
+                                           max_length=40, width=220) for i in range(6)]
         self.seat_kinds = [pn.widgets.Select(name="Seat", options=list(SEAT_CHOICES), value=PERSON if i == 0 else "basic", width=140)
                            for i in range(6)]
         self.seed = pn.widgets.IntInput(name="Seed", value=7, start=0, width=140)

@@ -1,0 +1,166 @@
+"""Real-browser tests: Playwright with the system Chromium against a real ``laspoly serve``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
+
+SCRIPT = "3-4 6-5 1-2 3-4 1-1 3-4 2-3 1-2 1-2 2-3"
+
+
+def _errors(page: Page) -> list[str]:
+    errors: list[str] = []
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    return errors
+
+
+def _button(page: Page, name: str):  # type: ignore[no-untyped-def]
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def _tab(page: Page, name: str) -> None:
+    page.locator(".bk-tab", has_text=name).first.click()
+
+
+def _input(page: Page, label: str, nth: int = 0):  # type: ignore[no-untyped-def]
+    """The input or select whose label reads exactly ``label``."""
+    return page.locator(f".bk-input-group:has(> label:text-is('{label}'))").nth(nth).locator("input, select").first
+
+
+def _open(page: Page, url: str) -> None:
+    page.goto(url, timeout=60_000)
+    expect(_button(page, "Roll")).to_be_visible(timeout=60_000)
+
+
+def _new_game(page: Page, names: list[str], seats: list[str], seed: int, dice: str = "") -> None:
+    _tab(page, "New game")
+    for k, name in enumerate(names):
+        box = _input(page, f"Player {k + 1}")
+        box.fill(name)
+        box.press("Enter")
+        _input(page, "Seat", k).select_option(seats[k])
+    seed_box = _input(page, "Seed")
+    seed_box.fill(str(seed))
+    seed_box.press("Enter")
+    if dice:
+        dice_box = _input(page, "Scripted dice (optional), e.g. 6-6 2-3")
+        dice_box.fill(dice)
+        dice_box.press("Enter")
+    _button(page, "New game").click()
+    expect(page.get_by_text("Game started.")).to_be_visible()
+    _tab(page, "Play")
+
+
+def _status(page: Page):  # type: ignore[no-untyped-def]
+    return page.get_by_text("Round", exact=False).first
+
+
+def test_play_a_whole_game_by_clicking(server: str, page: Page, screenshot_dir: Path) -> None:
+    errors = _errors(page)
+    _open(page, server)
+    _new_game(page, ["Ana", "Trader", "Bot"], ["person", "trader", "basic"], seed=4, dice=SCRIPT)
+    expect(page.get_by_text("Round 1: Ana to play.")).to_be_visible()
+    _button(page, "Roll").click()
+    expect(page.get_by_text("Round 1: Ana to decide whether to buy.")).to_be_visible()
+    _button(page, "Buy").click()
+    _input(page, "Property").select_option(label="Hoover Dam Road")
+    _button(page, "Build house").click()
+    expect(page.get_by_text("Ana built a house on Hoover Dam Road for 50 LPD.")).to_be_visible()
+    _button(page, "End turn").click()
+    _button(page, "Next").click()
+    _button(page, "Next").click()
+    expect(page.get_by_text("Round 2: Ana to play.")).to_be_visible()
+    _button(page, "Roll").click()
+    _button(page, "Buy").click()
+    # a trade: Ana offers Bot 130 LPD for Glitter Gulch; the bot answers on its turn
+    page.locator(".card-header", has_text="Trade").first.click()
+    _input(page, "Trade with").select_option(label="Bot")
+    take = page.locator(".bk-input-group:has(> label:text-is('You get')) input.choices__input--cloned").first
+    take.click()
+    take.fill("Glitter")
+    take.press("Enter")
+    cash = _input(page, "Cash you pay (negative: you receive)")
+    cash.fill("130")
+    cash.press("Enter")
+    page.wait_for_timeout(500)
+    expect(_button(page, "Propose trade")).to_be_enabled()
+    _button(page, "Propose trade").click()
+    try:
+        expect(page.get_by_text("Ana offered trade #1 to Bot.")).to_be_visible()
+    finally:
+        page.screenshot(path=str(screenshot_dir / "dashboard-trade.png"), full_page=True)
+    _button(page, "End turn").click()
+    _button(page, "Next").click()
+    _button(page, "Next").click()
+    expect(page.get_by_text("Bot accepted trade #1 from Ana.")).to_be_visible()
+    _button(page, "Roll").click()
+    _button(page, "End turn").click()
+    _button(page, "Next").click()
+    _button(page, "Next").click()
+    # the trader's offer for Graceland Avenue waits for Ana's answer on her turn
+    expect(_button(page, "Accept offer")).to_be_visible()
+    _button(page, "Accept offer").click()
+    expect(page.get_by_text("Ana accepted trade #2 from Trader.")).to_be_visible()
+    _button(page, "Autoplay").click()
+    _button(page, "Run to end").click()
+    expect(page.get_by_text("wins", exact=False).first).to_be_visible(timeout=60_000)
+    page.screenshot(path=str(screenshot_dir / "dashboard-game-over.png"), full_page=True)
+    assert errors == []
+
+
+def test_a_corrupt_save_file_shows_an_error_and_keeps_the_game(server: str, page: Page, tmp_path: Path) -> None:
+    errors = _errors(page)
+    _open(page, server)
+    _button(page, "Roll").click()
+    expect(page.get_by_text("Ana rolled", exact=False)).to_be_visible()
+    status_before = _status(page).inner_text()
+    _tab(page, "Save and load")
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"format": "laspoly-save", "version": 1, "setup": {"players": ["A"')
+    page.locator("input[type=file]").first.set_input_files(str(bad))
+    expect(page.get_by_text("Could not load broken.json", exact=False).first).to_be_visible(timeout=20_000)
+    _tab(page, "Play")
+    assert _status(page).inner_text() == status_before
+    assert errors == []
+
+
+def test_two_browser_contexts_keep_separate_games(server: str, browser) -> None:  # type: ignore[no-untyped-def]
+    a, b = browser.new_context().new_page(), browser.new_context().new_page()
+    _open(a, server)
+    _open(b, server)
+    _button(a, "Roll").click()
+    expect(a.get_by_text("Ana rolled", exact=False)).to_be_visible()
+    b.wait_for_timeout(500)
+    expect(b.get_by_text("Ana rolled", exact=False)).to_have_count(0)
+    expect(b.get_by_text("Round 1: Ana to play.")).to_be_visible()
+
+
+def test_a_hostile_player_name_is_shown_as_text(server: str, page: Page, screenshot_dir: Path) -> None:
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    _open(page, server)
+    hostile = "<img src=x onerror=alert(1)>"
+    _new_game(page, [hostile, "Ben"], ["person", "basic"], seed=4)
+    _button(page, "Roll").click()
+    expect(page.get_by_text(f"{hostile} rolled", exact=False)).to_be_visible()
+    _tab(page, "Players")
+    expect(page.get_by_text(hostile).first).to_be_visible()
+    page.wait_for_timeout(500)
+    assert dialogs == []
+    page.screenshot(path=str(screenshot_dir / "dashboard-hostile-name.png"))
+
+
+def test_save_game_downloads_json(server: str, page: Page) -> None:
+    _open(page, server)
+    _button(page, "Roll").click()
+    _tab(page, "Save and load")
+    with page.expect_download() as info:
+        _button(page, "Save game").click()
+    data = json.loads(Path(info.value.path()).read_text())
+    assert data["format"] == "laspoly-save" and data["actions"][0]["type"] == "Roll"
