@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 5006
 
-.PHONY: app test lint bench soak clean
+.PHONY: app test lint bench soak clean chromium
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -21,8 +21,19 @@ $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 app: $(VENV)/.app-installed
 	$(BIN)/laspoly serve --port $(PORT)
 
-## test: install laspoly with the test extras into .venv and run the whole suite, with ruff
-test: $(VENV)/.test-installed
+## chromium: the system browser for the browser tests (installed with apt-get when root and missing)
+chromium:
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing Chromium for the browser tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else \
+	    echo "Chromium is missing and cannot be installed here: browser tests will be skipped (under CI=true they fail)"; \
+	  fi; \
+	fi
+
+## test: install laspoly with the test extras (and Chromium) and run ruff and the whole suite
+test: $(VENV)/.test-installed chromium
 	$(BIN)/ruff check laspoly tests benchmarks apps
 	$(BIN)/python -m pytest
 

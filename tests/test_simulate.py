@@ -8,7 +8,7 @@ import math
 import pytest
 
 from laspoly.analysis.simulate import game_seed, simulate, tournament
-from laspoly.analysis.stats import chi2_sf, equal_rates_test, two_proportion_p, wilson
+from laspoly.analysis.stats import binomial_two_sided_p, chi2_sf, equal_rates_test, goodness_of_fit, two_proportion_p, wilson
 from laspoly.cli import main
 
 
@@ -56,6 +56,25 @@ def test_statistics_match_known_values() -> None:
     assert two_proportion_p(50, 100, 50, 100) == 1.0
     assert two_proportion_p(60, 100, 40, 100) == pytest.approx(math.erfc(2.8284271247461903 / math.sqrt(2)), rel=1e-9)
     assert equal_rates_test([25, 25], [100, 100]) == (0.0, 1.0)
+    assert goodness_of_fit([50, 50], [1, 1]) == (0.0, 1.0)
+    assert goodness_of_fit([60, 40], [1, 1])[0] == pytest.approx(4.0)
+    assert binomial_two_sided_p(5, 10) == pytest.approx(1.0)
+    assert binomial_two_sided_p(0, 10) == pytest.approx(2 / 1024)
+    assert binomial_two_sided_p(8, 10) == pytest.approx(112 / 1024)
+
+
+def test_tournament_tests_hold_their_level_between_equal_bots() -> None:
+    """Between identical bots a 5% test rejects about 5% of the time (seat rotation makes them equal)."""
+    import random
+
+    rng = random.Random(3)
+    rejections = 0
+    for _ in range(400):
+        wins = [0, 0, 0, 0]
+        for _ in range(200):
+            wins[rng.randrange(4)] += 1
+        rejections += goodness_of_fit(wins, [1, 1, 1, 1])[1] < 0.05
+    assert 8 <= rejections <= 35
 
 
 def test_cli_analysis_commands_print_json_tables_and_csv(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -127,7 +127,7 @@ def payback_table(variant: str = "laspoly", rules: dict[str, Any] | None = None,
                                "landings_per_round": landings}
         for k in range(1, min(r.max_houses, len(f.rents) - 1) + 1):
             gain = (f.rents[k] - base) * landings
-            row[f"{k}_houses"] = k * g.house_price(f.index) / gain if gain > 0 else float("inf")
+            row[f"{k}_house{'s' if k > 1 else ''}"] = k * g.house_price(f.index) / gain if gain > 0 else float("inf")
         if r.hotels and len(f.rents) > r.max_houses + 1:
             gain = (f.rents[r.max_houses + 1] - base) * landings
             cost = r.max_houses * g.house_price(f.index) + g.hotel_price(f.index)
@@ -167,7 +167,7 @@ def pot_over_time(variant: str = "laspoly", *, games: int = 50, rounds: int = 60
     samples: list[list[int]] = [[] for _ in range(rounds)]
     for k in range(games):
         g = Game(len(bots), preset=variant, seed=game_seed(seed, k), rules=rules, keep_history=False, record_events=False)
-        players = [make_bot(b, seed=k) for b in bots]
+        players = [make_bot(b, seed=game_seed(seed, k) + j) for j, b in enumerate(bots)]
         while not g.is_over and g.round <= rounds:
             r = g.round
             samples[r - 1].append(g.pot)

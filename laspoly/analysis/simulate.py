@@ -16,7 +16,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from laspoly.analysis.stats import equal_rates_test, percentile, two_proportion_p, wilson
+from laspoly.analysis.stats import binomial_two_sided_p, goodness_of_fit, percentile, wilson
 from laspoly.bots.basic import make_bot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_bot_turns
 from laspoly.engine import events as E
@@ -107,7 +107,9 @@ def run(spec: Spec, games: int, *, workers: int = 1, dask: str | None = None,
     """Play ``games`` games on this process, ``workers`` local processes, or a Dask cluster."""
     if games < 1:
         raise RuleOptionError("play at least one game")
-    chunks = _chunks(games, max(1, min(50, math.ceil(games / max(1, workers) / 4))))
+    # Dask spreads many small tasks over however many workers the cluster has; processes take a few each.
+    size = math.ceil(games / 40) if dask else math.ceil(games / max(1, workers) / 4)
+    chunks = _chunks(games, max(1, min(50, size)))
     out: list[GameRecord] = []
     if dask:
         out = _run_dask(spec, chunks, dask, progress)
@@ -286,12 +288,19 @@ class TournamentResult:
         return rows
 
     def as_dict(self) -> dict[str, Any]:
-        """The JSON shape of ``laspoly tournament --json``."""
+        """The JSON shape of ``laspoly tournament --json``.
+
+        Each game has one winner, so the tests treat the win counts as one
+        multinomial sample: a goodness-of-fit test against wins in proportion to
+        seats played (bots) or equal shares (turn order), and for each pair an
+        exact binomial test on the games that one of the two won.
+        """
         bots, seats = self.table(), self.seat_table()
-        stat, p = equal_rates_test([r["wins"] for r in bots], [r["games"] for r in bots])
-        seat_stat, seat_p = equal_rates_test([r["wins"] for r in seats], [r["games"] for r in seats])
+        stat, p = goodness_of_fit([r["wins"] for r in bots], [r["games"] for r in bots])
+        seat_stat, seat_p = goodness_of_fit([r["wins"] for r in seats], [1.0] * len(seats))
         pairs = [
-            {"a": a["bot"], "b": b["bot"], "p_value": two_proportion_p(a["wins"], a["games"], b["wins"], b["games"])}
+            {"a": a["bot"], "b": b["bot"],
+             "p_value": binomial_two_sided_p(a["wins"], a["wins"] + b["wins"], a["games"] / (a["games"] + b["games"]))}
             for i, a in enumerate(bots) for b in bots[i + 1:]
         ]
         return {

@@ -68,6 +68,35 @@ def _lower_gamma_regularized(a: float, x: float) -> float:
     return 1.0 - math.exp(-x + a * math.log(x) - math.lgamma(a)) * h
 
 
+def goodness_of_fit(observed: list[int], shares: list[float]) -> tuple[float, float]:
+    """Chi-square test that ``observed`` counts follow the expected ``shares``: (statistic, p-value).
+
+    This is the right test for tournament wins: each game has exactly one winner,
+    so the bots' win counts are one multinomial sample, not independent samples.
+    """
+    total = sum(observed)
+    if total == 0 or len(observed) < 2:
+        return (0.0, 1.0)
+    norm = sum(shares)
+    stat = sum((o - total * s / norm) ** 2 / (total * s / norm) for o, s in zip(observed, shares, strict=True) if s > 0)
+    return (stat, chi2_sf(stat, len(observed) - 1))
+
+
+def binomial_two_sided_p(k: int, n: int, p: float = 0.5) -> float:
+    """Exact two-sided binomial p-value: the chance of a count at most as likely as ``k`` out of ``n``."""
+    if n == 0:
+        return 1.0
+    if n > 3000:
+        se = math.sqrt(n * p * (1 - p))
+        return math.erfc(abs(k - n * p) / se / math.sqrt(2))
+
+    def pmf(i: int) -> float:
+        return math.exp(math.lgamma(n + 1) - math.lgamma(i + 1) - math.lgamma(n - i + 1) + i * math.log(p) + (n - i) * math.log(1 - p))
+
+    observed = pmf(k)
+    return min(1.0, sum(q for i in range(n + 1) if (q := pmf(i)) <= observed * (1 + 1e-9)))
+
+
 def equal_rates_test(wins: list[int], games: list[int]) -> tuple[float, float]:
     """Chi-square test that every group wins at the same rate: (statistic, p-value)."""
     total_w, total_n = sum(wins), sum(games)

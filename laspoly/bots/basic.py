@@ -244,10 +244,10 @@ class RandomBot(Bot):
 TEMPERAMENTS: dict[str, str] = {
     "basic": "buys above a 150 reserve, builds houses and hotels evenly",
     "random": "any legal action, chosen at random (half the time one that moves the game on)",
-    "greedy": "buys whatever it can pay for, bids up to 1.5x the price, builds whenever it can",
-    "cautious": "keeps a 500 reserve it never spends by choice; stays in prison late in the game",
-    "hotel": "builds houses and hotels, never factories",
-    "factory": "builds factories, never houses or hotels",
+    "greedy": "buys whatever it can pay for, bids up to 1.5x the price, builds whenever it has more than 50",
+    "cautious": "keeps a 500 reserve it never spends by choice, and never pays to leave prison",
+    "hotel": "builds houses and hotels, never factories, down to a 50 reserve",
+    "factory": "builds factories, never houses or hotels, down to a 50 reserve",
     "trader": "offers 1.6x the price for the street that completes a colour group",
 }
 
@@ -258,9 +258,9 @@ def make_bot(name: str, seed: int = 0) -> Bot:
         "basic": lambda: BasicBot(),
         "random": lambda: RandomBot(seed),
         "greedy": lambda: BasicBot(reserve=0, bid_factor=1.5, jail="leave"),
-        "cautious": lambda: BasicBot(reserve=500, jail="auto"),
-        "hotel": lambda: BasicBot(reserve=150, prefer="houses"),
-        "factory": lambda: BasicBot(reserve=150, prefer="factories"),
+        "cautious": lambda: BasicBot(reserve=500, jail="stay"),
+        "hotel": lambda: BasicBot(reserve=50, prefer="houses"),
+        "factory": lambda: BasicBot(reserve=50, prefer="factories"),
         "trader": lambda: BasicBot(reserve=150, trade=True),
     }
     if name not in makers:

@@ -8,6 +8,7 @@ always escaped before they reach HTML.
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import math
 from collections.abc import Callable
@@ -28,6 +29,9 @@ from laspoly.engine import actions as A
 from laspoly.engine.game import AUCTION, BUY, TRAVEL
 from laspoly.record import MAX_SAVE_BYTES
 from laspoly.ui.model import PERSON, PLAYER_COLORS, PLAYER_MARKERS, SEAT_CHOICES, GameModel
+
+#: Disabled buttons must look disabled, whatever their colour.
+BUTTON_CSS = ".bk-btn[disabled] { opacity: 0.4; cursor: not-allowed; filter: grayscale(0.6); }"
 
 MARKER_GLYPHS = {"circle": "●", "square": "■", "triangle": "▲", "diamond": "◆", "inverted_triangle": "▼", "hex": "⬢",
                  "star": "★", "plus": "✚"}
@@ -158,44 +162,44 @@ class ControlsView(Viewer):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         m = self.model
-        b = pn.widgets.Button
+        b = functools.partial(pn.widgets.Button, stylesheets=[BUTTON_CSS])
         self.status = pn.pane.HTML(sizing_mode="stretch_width")
         self.message = pn.pane.Alert("", alert_type="warning", visible=False, sizing_mode="stretch_width")
-        self.confirm = b(name="Confirm", button_type="danger")
-        self.cancel = b(name="Cancel")
-        self.roll = b(name="Roll", button_type="primary")
-        self.buy = b(name="Buy", button_type="success")
-        self.decline = b(name="Don't buy")
-        self.end_turn = b(name="End turn")
-        self.next = b(name="Next")
-        self.autoplay = pn.widgets.Toggle(name="Autoplay")
-        self.speed = pn.widgets.FloatSlider(name="Turns per second", start=0.5, end=20, step=0.5, value=m.speed, width=180)
-        self.run_end = b(name="Run to end")
-        self.undo = b(name="Undo")
-        self.fine = b(name="Pay fine")
-        self.jail_card = b(name="Use jail card")
-        self.station = pn.widgets.Select(name="Station", options={}, width=220)
-        self.travel = b(name="Take the train")
-        self.stay = b(name="Stay")
-        self.bid_amount = pn.widgets.IntInput(name="Bid", value=10, start=1, step=10, width=120)
-        self.bid = b(name="Bid")
-        self.pass_auction = b(name="Pass")
-        self.claim = b(name="Claim rent")
-        self.field = pn.widgets.Select(name="Property", options={}, width=240)
-        self.house = b(name="Build house")
-        self.hotel = b(name="Build hotel")
-        self.factory = b(name="Build factory")
-        self.sell_building = b(name="Sell building")
-        self.sell_property = b(name="Sell to bank")
-        self.mortgage = b(name="Mortgage")
-        self.repay = b(name="Repay")
-        self.partner = pn.widgets.Select(name="Trade with", options={}, width=200)
-        self.give = pn.widgets.MultiChoice(name="You give", options={}, width=260)
-        self.take = pn.widgets.MultiChoice(name="You get", options={}, width=260)
-        self.cash = pn.widgets.IntInput(name="Cash you pay (negative: you receive)", value=0, step=10, width=260)
-        self.propose = b(name="Propose trade")
-        self.accept = b(name="Accept offer", button_type="success")
-        self.reject = b(name="Decline offer")
+        self.confirm = b(label="Confirm", color="danger")
+        self.cancel = b(label="Cancel")
+        self.roll = b(label="Roll", color="primary")
+        self.buy = b(label="Buy", color="success")
+        self.decline = b(label="Don't buy")
+        self.end_turn = b(label="End turn")
+        self.next = b(label="Next")
+        self.autoplay = pn.widgets.Toggle(label="Autoplay", stylesheets=[BUTTON_CSS])
+        self.speed = pn.widgets.FloatSlider(label="Turns per second", start=0.5, end=20, step=0.5, value=m.speed, width=180)
+        self.run_end = b(label="Run to end")
+        self.undo = b(label="Undo")
+        self.fine = b(label="Pay fine")
+        self.jail_card = b(label="Use jail card")
+        self.station = pn.widgets.Select(label="Station", options={}, width=220)
+        self.travel = b(label="Take the train")
+        self.stay = b(label="Stay")
+        self.bid_amount = pn.widgets.IntInput(label="Bid", value=10, start=1, step=10, width=120)
+        self.bid = b(label="Bid")
+        self.pass_auction = b(label="Pass")
+        self.claim = b(label="Claim rent")
+        self.field = pn.widgets.Select(label="Property", options={}, width=240)
+        self.house = b(label="Build house")
+        self.hotel = b(label="Build hotel")
+        self.factory = b(label="Build factory")
+        self.sell_building = b(label="Sell building")
+        self.sell_property = b(label="Sell to bank")
+        self.mortgage = b(label="Mortgage")
+        self.repay = b(label="Repay")
+        self.partner = pn.widgets.Select(label="Trade with", options={}, width=200)
+        self.give = pn.widgets.MultiChoice(label="You give", options={}, width=260)
+        self.take = pn.widgets.MultiChoice(label="You get", options={}, width=260)
+        self.cash = pn.widgets.IntInput(label="Cash you pay (negative: you receive)", value=0, step=10, width=260)
+        self.propose = b(label="Propose trade")
+        self.accept = b(label="Accept offer", color="success")
+        self.reject = b(label="Decline offer")
         self.offer_text = pn.pane.HTML(sizing_mode="stretch_width")
         self.trade_why = pn.pane.HTML(sizing_mode="stretch_width")
         self.why = pn.pane.HTML(sizing_mode="stretch_width", styles={"font-size": "0.85em", "color": "#444"})
@@ -322,7 +326,7 @@ class ControlsView(Viewer):
         grouped: dict[str, list[str]] = {}
         for b, r in off:
             if b.visible:
-                grouped.setdefault(r, []).append(b.name)
+                grouped.setdefault(r, []).append(b.label)
         reasons = [f"<li><b>{esc(', '.join(names))}</b>: {esc(r)}</li>" for r, names in grouped.items()]
         self.why.object = ("<details open><summary>Why some buttons are off</summary><ul>" + "".join(reasons) + "</ul></details>"
                            if reasons else "")
@@ -419,7 +423,7 @@ class ProbabilityView(Viewer):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.heat_toggle = pn.widgets.Toggle(name="Landing heatmap on the board", value=False)
+        self.heat_toggle = pn.widgets.Toggle(label="Landing heatmap on the board", value=False)
         self.heat_toggle.param.watch(lambda e: setattr(self, "heat", e.new), "value")
         self.dice_source = ColumnDataSource({"total": list(range(2, 13)), "share": [0.0] * 11, "exact": [0.0] * 11})
         fig = figure(height=220, sizing_mode="stretch_width", title="Dice totals: this game (bars) and two dice (line)",
@@ -428,10 +432,10 @@ class ProbabilityView(Viewer):
         fig.line("total", "exact", source=self.dice_source, line_color="#D55E00", line_width=3)
         self.dice_fig = pn.pane.Bokeh(fig, sizing_mode="stretch_width")
         self.heat_note = pn.pane.HTML()
-        self.games = pn.widgets.IntInput(name="Games", value=100, start=4, end=5000, step=50, width=120)
-        self.lab_bots = pn.widgets.MultiChoice(name="Bots (one per seat)", options=list(TEMPERAMENTS),
+        self.games = pn.widgets.IntInput(label="Games", value=100, start=4, end=5000, step=50, width=120)
+        self.lab_bots = pn.widgets.MultiChoice(label="Bots (one per seat)", options=list(TEMPERAMENTS),
                                                value=["greedy", "cautious", "hotel", "factory"], width=360)
-        self.run_lab = pn.widgets.Button(name="Run lab", button_type="primary")
+        self.run_lab = pn.widgets.Button(label="Run lab", color="primary")
         self.progress = pn.indicators.Progress(value=0, max=100, width=300, visible=False)
         self.lab_note = pn.pane.HTML()
         self.win_source = ColumnDataSource({"bot": [], "rate": [], "low": [], "high": []})
@@ -569,20 +573,20 @@ class SetupView(Viewer):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.preset = pn.widgets.Select(name="Rulebook", options=list(GameModel.presets()), value="laspoly", width=200)
-        self.lang = pn.widgets.Select(name="Language", options={"English": "en", "Español": "es"}, value="en", width=140)
-        self.rules = pn.widgets.TextInput(name="Rule overrides (name=value, space-separated)", placeholder="jail_exit=any_die_3",
+        self.preset = pn.widgets.Select(label="Rulebook", options=list(GameModel.presets()), value="laspoly", width=200)
+        self.lang = pn.widgets.Select(label="Language", options={"English": "en", "Español": "es"}, value="en", width=140)
+        self.rules = pn.widgets.TextInput(label="Rule overrides (name=value, space-separated)", placeholder="jail_exit=any_die_3",
                                           width=420)
-        self.count = pn.widgets.IntSlider(name="Players", start=2, end=6, value=3, width=220)
-        self.names = [pn.widgets.TextInput(name=f"Player {i + 1}", value=["Ana", "Ben", "Cy", "Di", "Eve", "Fay"][i],
+        self.count = pn.widgets.IntSlider(label="Players", start=2, end=6, value=3, width=220)
+        self.names = [pn.widgets.TextInput(label=f"Player {i + 1}", value=["Ana", "Ben", "Cy", "Di", "Eve", "Fay"][i],
                                            max_length=40, width=220) for i in range(6)]
-        self.seat_kinds = [pn.widgets.Select(name="Seat", options=list(SEAT_CHOICES), value=PERSON if i == 0 else "basic", width=140)
+        self.seat_kinds = [pn.widgets.Select(label="Seat", options=list(SEAT_CHOICES), value=PERSON if i == 0 else "basic", width=140)
                            for i in range(6)]
-        self.seed = pn.widgets.IntInput(name="Seed", value=7, start=0, width=140)
-        self.dice = pn.widgets.TextInput(name="Scripted dice (optional), e.g. 6-6 2-3", width=300)
-        self.rounds = pn.widgets.IntInput(name="Stop after rounds (0: no cap)", value=0, start=0, width=200)
-        self.minutes = pn.widgets.IntInput(name="Stop after minutes (0: no cap)", value=0, start=0, width=200)
-        self.start = pn.widgets.Button(name="New game", button_type="primary")
+        self.seed = pn.widgets.IntInput(label="Seed", value=7, start=0, width=140)
+        self.dice = pn.widgets.TextInput(label="Scripted dice (optional), e.g. 6-6 2-3", width=300)
+        self.rounds = pn.widgets.IntInput(label="Stop after rounds (0: no cap)", value=0, start=0, width=200)
+        self.minutes = pn.widgets.IntInput(label="Stop after minutes (0: no cap)", value=0, start=0, width=200)
+        self.start = pn.widgets.Button(label="New game", color="primary")
         self.note = pn.pane.HTML()
         self.rows = pn.Column()
         self.count.param.watch(lambda *_: self._rows(), "value")
@@ -614,9 +618,9 @@ class FilesView(Viewer):
         super().__init__(**params)
         m = self.model
         self.save = pn.widgets.FileDownload(callback=m.save_json, filename="laspoly-game.json", label="Save game",
-                                            button_type="primary", width=160)
+                                            color="primary", width=160)
         self.load = pn.widgets.FileDropper(accepted_filetypes=[".json", "application/json"], multiple=False,
-                                           max_file_size=f"{MAX_SAVE_BYTES // 1_000_000}MB", name="Load game", width=320)
+                                           max_file_size=f"{MAX_SAVE_BYTES // 1_000_000}MB", label="Load game", width=320)
         self.load.param.watch(self._loaded, "value")
         self.note = pn.pane.HTML()
         self.csvs = pn.Row(

@@ -1,0 +1,173 @@
+"""The dashboard's model and components, without a browser."""
+
+from __future__ import annotations
+
+import gc
+import html
+import weakref
+
+import panel as pn
+import pytest
+
+from laspoly.engine import actions as A
+from laspoly.ui.app import Dashboard
+from laspoly.ui.board import board_data, cell_xy, token_data
+from laspoly.ui.model import PERSON, GameModel
+
+
+def _model(dice: str = "", seats: tuple[str, ...] = (PERSON, "basic", "basic"), seed: int = 4) -> GameModel:
+    m = GameModel()
+    assert m.new_game(["Ana", "Ben", "Cy"][: len(seats)], list(seats), seed=seed, dice=dice)
+    return m
+
+
+def test_a_person_acts_through_the_checked_path_and_an_illegal_click_changes_nothing() -> None:
+    m = _model("1-2")
+    before = m.game.digest()
+    assert not m.act(A.Buy(0))
+    assert "cannot buy" in m.message and m.game.digest() == before
+    assert m.act(A.Roll(0)) and m.game.phase == "buy"
+
+
+def test_disabled_choices_say_why_in_the_engines_words() -> None:
+    m = _model()
+    m.game.owner[1] = 0
+    choice = m.choice(lambda p: A.Build(p, 1, "house"))
+    assert not choice.enabled and choice.reason == "you need the whole colour group"
+    d = Dashboard(m)
+    m.selected_field = 1
+    m.version += 1
+    assert d.controls.house.disabled and "whole colour group" in d.controls.why.object
+
+
+def test_a_voluntary_move_to_zero_asks_for_confirmation_L19() -> None:
+    m = _model("1-2")
+    m.game.bank += m.game.players[0].cash - 80
+    m.game.players[0].cash = 80
+    m.act(A.Roll(0))
+    assert not m.act(A.Buy(0)) and m.pending_confirm == A.Buy(0) and "Confirm" in m.message
+    m.cancel()
+    assert m.game.owner[3] == -1
+    m.act(A.Buy(0))
+    assert m.confirm() and not m.game.players[0].active
+
+
+def test_next_plays_one_bot_turn_and_stops_for_a_person() -> None:
+    m = _model("1-2 3-4 2-5", seats=(PERSON, "basic", "basic"))
+    m.act(A.Roll(0))
+    m.act(A.DeclineBuy(0))
+    m.act(A.EndTurn(0))
+    assert m.game.current == 1
+    m.step()
+    assert m.game.current == 2
+    m.step()
+    assert m.person_to_move == 0
+
+
+def test_run_to_end_finishes_the_game_and_undo_takes_back_a_persons_decision() -> None:
+    m = _model("1-2")
+    m.act(A.Roll(0))
+    m.act(A.Buy(0))
+    assert m.undo() and m.game.phase == "buy" and m.game.owner[3] == -1
+    m.run_to_end()
+    assert m.game.is_over and "wins" in m.status()
+
+
+def test_save_and_load_and_a_bad_file_leaves_the_game_untouched() -> None:
+    m = _model("1-2")
+    m.act(A.Roll(0))
+    raw = m.save_json().getvalue()
+    before = m.game.digest()
+    assert not m.load_json(b"{ not json", "bad.json")
+    assert "Could not load bad.json" in m.message and m.game.digest() == before
+    assert not m.load_json(b" " * 6_000_000, "huge.json") and "limit" in m.message
+    other = _model()
+    assert other.load_json(raw, "game.json") and other.game.digest() == before
+
+
+def test_csv_exports_have_headers_and_rows() -> None:
+    m = _model("1-2")
+    m.act(A.Roll(0))
+    assert m.log_csv().getvalue().splitlines()[0] == "index,event,text"
+    assert m.dice_csv().getvalue().splitlines()[1].endswith("1,2,3")
+    assert len(m.landings_csv().getvalue().splitlines()) == 41
+
+
+def test_the_board_places_40_fields_round_the_square() -> None:
+    cells = {cell_xy(i) for i in range(40)}
+    assert len(cells) == 40 and cell_xy(0) == (10.5, 0.5) and cell_xy(10) == (0.5, 0.5) and cell_xy(20) == (0.5, 10.5)
+    m = _model("1-2")
+    m.act(A.Roll(0))
+    m.act(A.Buy(0))
+    data = board_data(m)
+    assert data["owner"][3] == "Ana" and data["owner_alpha"][3] == 1.0 and data["owner_alpha"][1] == 0.0
+    assert len(token_data(m)["x"]) == 3
+
+
+def test_hostile_names_are_escaped_everywhere_in_html() -> None:
+    hostile = "<img src=x onerror=alert(1)>"
+    m = GameModel()
+    assert m.new_game([hostile, "Ben"], [PERSON, "basic"], seed=4)
+    d = Dashboard(m)
+    m.act(A.Roll(0))
+    for pane in (d.players.table, d.log.pane, d.controls.status):
+        assert "<img" not in pane.object
+    assert html.escape(hostile) in d.players.table.object
+
+
+def test_new_game_with_bad_settings_keeps_the_current_game() -> None:
+    m = _model()
+    before = m.game.digest()
+    assert not m.new_game(["A", "B"], [PERSON, "basic"], rules="jail_exit=magic")
+    assert "jail_exit" in m.message and m.game.digest() == before
+    assert not m.new_game(["A"], [PERSON])
+
+
+def test_two_models_never_share_a_game() -> None:
+    a, b = Dashboard(), Dashboard()
+    a.model.act(A.Roll(a.model.person_to_move))
+    assert a.model.game is not b.model.game and b.model.game.history == []
+
+
+def test_spanish_switch_translates_the_log() -> None:
+    m = _model("1-2")
+    m.act(A.Roll(0))
+    m.lang = "es"
+    assert "Ana sacó 1 y 2." in m.log_lines()
+
+
+def test_a_class_period_cap_ends_the_game_by_net_worth_L20() -> None:
+    m = GameModel()
+    assert m.new_game(["Ana", "Ben"], ["basic", "basic"], seed=1, max_rounds=3)
+    m.run_to_end()
+    assert m.game.is_over and m.game.end_reason == "net_worth" and "net worth" in m.status()
+    m2 = GameModel()
+    m2.new_game(["Ana", "Ben"], [PERSON, "basic"], seed=4, minutes=1)
+    m2.deadline = 0.0
+    m2.act(A.Roll(0))
+    assert m2.game.is_over
+
+
+def test_the_dashboard_renders_as_bokeh_models_as_in_a_notebook() -> None:
+    d = Dashboard()
+    root = pn.panel(d).get_root()
+    assert len(list(root.references())) > 50
+
+
+def test_a_closed_dashboard_is_garbage_collected() -> None:
+    d = Dashboard()
+    ref = weakref.ref(d.model)
+    d.model.act(A.Roll(d.model.person_to_move))
+    d.close()
+    del d
+    gc.collect()
+    assert ref() is None
+
+
+@pytest.mark.parametrize("preset", ["laspoly", "sculptprice", "classic", "standard"])
+def test_every_preset_plays_to_the_end_in_the_dashboard(preset: str) -> None:
+    m = GameModel()
+    assert m.new_game(["Ana", "Ben", "Cy"], ["basic", "greedy", "trader"], preset=preset, seed=2, max_rounds=80)
+    d = Dashboard(m)
+    m.run_to_end()
+    assert m.game.is_over and d.players.table.object
