@@ -4,5 +4,5 @@ import panel as pn
 
 from laspoly.ui.app import build_app
 
-pn.extension(sizing_mode="stretch_width", notifications=False)
+pn.extension("filedropper", sizing_mode="stretch_width", notifications=False)
 build_app().servable(title="Las Poly")

@@ -41,12 +41,12 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:  # type: i
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_ARGS}
 
 
-@pytest.fixture(scope="session")
-def server() -> Iterator[str]:
-    """A real ``laspoly serve`` on a free loopback port; yields its URL."""
-    port = _free_port()
+def start_server(db_url: str, port: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
+    """Start ``laspoly serve`` on loopback with its own game database; returns the process and its URL."""
+    port = port or _free_port()
+    env = {**os.environ, "LASPOLY_DB": db_url}
     proc = subprocess.Popen([sys.executable, "-m", "laspoly", "serve", "--port", str(port), "--address", "127.0.0.1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     url = f"http://127.0.0.1:{port}/"
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -59,6 +59,13 @@ def server() -> Iterator[str]:
     else:
         proc.kill()
         pytest.fail("laspoly serve did not start within 60 s")
+    return proc, url
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A real ``laspoly serve`` on a free loopback port, with a fresh game database; yields its URL."""
+    proc, url = start_server(f"sqlite:///{tmp_path_factory.mktemp('db') / 'rooms.db'}")
     yield url
     proc.terminate()
     try:

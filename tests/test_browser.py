@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -52,22 +53,22 @@ def _new_game(page: Page, names: list[str], seats: list[str], seed: int, dice: s
         dice_box = _input(page, "Scripted dice (optional), e.g. 6-6 2-3")
         dice_box.fill(dice)
         dice_box.press("Enter")
-    _button(page, "New game").click()
-    expect(page.get_by_text("Game started.")).to_be_visible()
-    _tab(page, "Play")
+    with page.expect_navigation(timeout=60_000):
+        _button(page, "New game").click()
+    expect(_button(page, "Roll")).to_be_visible(timeout=60_000)
 
 
 def _status(page: Page):  # type: ignore[no-untyped-def]
-    return page.get_by_text("Round", exact=False).first
+    return page.get_by_text(re.compile(r"^Round \d+ \(turn \d+\)")).first
 
 
 def test_play_a_whole_game_by_clicking(server: str, page: Page, screenshot_dir: Path) -> None:
     errors = _errors(page)
     _open(page, server)
     _new_game(page, ["Ana", "Trader", "Bot"], ["person", "trader", "basic"], seed=4, dice=SCRIPT)
-    expect(page.get_by_text("Round 1: Ana to play.")).to_be_visible()
+    expect(page.get_by_text("Round 1 (turn 1): Ana to play.")).to_be_visible()
     _button(page, "Roll").click()
-    expect(page.get_by_text("Round 1: Ana to decide whether to buy.")).to_be_visible()
+    expect(page.get_by_text("Round 1 (turn 1): Ana to decide whether to buy.")).to_be_visible()
     _button(page, "Buy").click()
     _input(page, "Property").select_option(label="Hoover Dam Road")
     _button(page, "Build house").click()
@@ -75,7 +76,7 @@ def test_play_a_whole_game_by_clicking(server: str, page: Page, screenshot_dir: 
     _button(page, "End turn").click()
     _button(page, "Next").click()
     _button(page, "Next").click()
-    expect(page.get_by_text("Round 2: Ana to play.")).to_be_visible()
+    expect(page.get_by_text("Round 2 (turn 4): Ana to play.")).to_be_visible()
     _button(page, "Roll").click()
     _button(page, "Buy").click()
     # a trade: Ana offers Bot 130 LPD for Glitter Gulch; the bot answers on its turn
@@ -87,12 +88,13 @@ def test_play_a_whole_game_by_clicking(server: str, page: Page, screenshot_dir: 
     take.press("Enter")
     cash = _input(page, "Cash you pay (negative: you receive)")
     cash.fill("130")
-    cash.press("Enter")
-    page.wait_for_timeout(500)
+    cash.press("Tab")
+    page.wait_for_timeout(800)
     expect(_button(page, "Propose trade")).to_be_enabled()
     _button(page, "Propose trade").click()
     try:
         expect(page.get_by_text("Ana offered trade #1 to Bot.")).to_be_visible()
+        expect(page.get_by_text("you get Glitter Gulch, you pay 130 LPD", exact=False)).to_be_visible()
     finally:
         page.screenshot(path=str(screenshot_dir / "dashboard-trade.png"), full_page=True)
     _button(page, "End turn").click()
@@ -126,7 +128,7 @@ def test_a_corrupt_save_file_shows_an_error_and_keeps_the_game(server: str, page
     page.locator("input[type=file]").first.set_input_files(str(bad))
     expect(page.get_by_text("Could not load broken.json", exact=False).first).to_be_visible(timeout=20_000)
     _tab(page, "Play")
-    assert _status(page).inner_text() == status_before
+    expect(page.get_by_text(status_before, exact=True)).to_be_visible()
     assert errors == []
 
 
@@ -138,7 +140,7 @@ def test_two_browser_contexts_keep_separate_games(server: str, browser) -> None:
     expect(a.get_by_text("Ana rolled", exact=False)).to_be_visible()
     b.wait_for_timeout(500)
     expect(b.get_by_text("Ana rolled", exact=False)).to_have_count(0)
-    expect(b.get_by_text("Round 1: Ana to play.")).to_be_visible()
+    expect(b.get_by_text("Round 1 (turn 1): Ana to play.")).to_be_visible()
 
 
 def test_a_hostile_player_name_is_shown_as_text(server: str, page: Page, screenshot_dir: Path) -> None:

@@ -7,15 +7,30 @@ browsers never share a game.
 
 from __future__ import annotations
 
+import os
+from functools import lru_cache
 from typing import Any
 
 import panel as pn
 import param
 from panel.viewable import Viewer
 
+from laspoly.store import Store, StoreError, default_url, open_store
 from laspoly.ui.board import BoardFigure
-from laspoly.ui.model import GameModel
-from laspoly.ui.views import CardView, ControlsView, FilesView, LogView, PlayersView, ProbabilityView, RulesView, SetupView
+from laspoly.ui.model import PERSON, GameModel
+from laspoly.ui.room import RoomGameModel, RoomModel, new_owner_key, seat_token
+from laspoly.ui.views import (
+    CardView,
+    ControlsView,
+    FilesView,
+    InviteView,
+    LogView,
+    MyGamesView,
+    PlayersView,
+    ProbabilityView,
+    RulesView,
+    SetupView,
+)
 
 CSS = """
 .lp-players th, .lp-players td { padding: 3px 6px; border-bottom: 1px solid #ddd; text-align: left; }
@@ -44,6 +59,9 @@ class Dashboard(Viewer):
         self.lang.param.watch(lambda e: setattr(m, "lang", e.new), "value")
         m.param.watch(lambda e: setattr(self.lang, "value", e.new), "lang")
         m.param.watch(lambda *_: self.board.refresh() if not self.probability.heat else None, ["version", "lang"])
+        extra: list[tuple[str, Any]] = []
+        if isinstance(m, RoomModel):
+            extra = [("Invite", InviteView(model=m)), ("My games", MyGamesView(model=m))]
         self.tabs = pn.Tabs(
             ("Play", pn.Row(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=760, min_width=320),
                             pn.Column(self.controls, self.card, self.log, sizing_mode="stretch_width", min_width=360),
@@ -53,24 +71,81 @@ class Dashboard(Viewer):
             ("Rules", self.rules),
             ("New game", self.setup),
             ("Save and load", self.files),
+            *extra,
             dynamic=False, sizing_mode="stretch_width",
         )
+        self._poller: Any = None
+        if isinstance(m, RoomModel) and pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+            self._poller = pn.state.add_periodic_callback(self._poll, period=500)
+        if isinstance(m, RoomGameModel):
+            m.param.watch(self._navigate, "navigate")
+        if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+            pn.state.on_session_destroyed(lambda _ctx: self.close())
         self.layout = pn.Column(
             pn.Row(pn.pane.HTML("<h2 style='margin:4px 0'>Las Poly</h2>"), pn.HSpacer(), self.lang),
             self.tabs, sizing_mode="stretch_width", stylesheets=[CSS],
         )
 
+    def _poll(self) -> None:
+        """Catch up with other devices; in a room with several people, bots move by themselves."""
+        m = self.model
+        assert isinstance(m, RoomModel)
+        try:
+            m.poll()
+            people = sum(1 for i in range(len(m.seats)) if m.is_person(i))
+            if not m.game.is_over and people >= 2 and m._bots.get(m.game.actor) is not None:
+                if m._bot_step():
+                    m._changed()
+        except StoreError as exc:
+            m.message = f"The game database is not available: {exc}"
+
+    def _navigate(self, event: Any) -> None:
+        if event.new and pn.state.location is not None:
+            pn.state.location.reload = True
+            pn.state.location.search = event.new
+
     def close(self) -> None:
         """Stop this session's timers (called when the browser session ends)."""
         self.controls.stop_timer()
+        if self._poller is not None:
+            self._poller.stop()
+            self._poller = None
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self.layout
 
 
-def build_app() -> Dashboard:
-    """A fresh dashboard with a fresh game, for one browser session."""
-    dashboard = Dashboard(GameModel())
-    if pn.state.curdoc is not None:
-        pn.state.on_session_destroyed(lambda _ctx: dashboard.close())
-    return dashboard
+@lru_cache(maxsize=8)
+def shared_store(url: str) -> Store:
+    """One store per database URL and process (connections are per thread inside it)."""
+    return open_store(url)
+
+
+def _arg(name: str) -> str:
+    values = (pn.state.session_args or {}).get(name) or [b""]
+    return values[0].decode("utf-8", "replace")[:100]
+
+
+def build_app(db_url: str | None = None) -> Dashboard:
+    """The dashboard for one browser session: the room in its URL, or a new room.
+
+    ``?room=ID&seat=TOKEN`` opens a seat, ``?room=ID&view=TOKEN`` the spectator's
+    view; ``me=KEY`` is the browser's owner key (its "My games").  Without a
+    room, a new game starts in a new room and the URL is updated so that a reload
+    or a restart of the server resumes it.
+    """
+    store = shared_store(db_url or os.environ.get("LASPOLY_DB") or default_url())
+    room, secret, me = _arg("room"), _arg("seat") or _arg("view"), _arg("me") or None
+    note = ""
+    if room and secret:
+        try:
+            return Dashboard(RoomGameModel._from(RoomModel.join(store, room, secret, owner_key=me)))
+        except StoreError as exc:
+            note = f"That link did not open a game: {exc}. A new game was started instead."
+    me = me or new_owner_key()
+    model = RoomGameModel._from(RoomModel.create(store, ["Ana", "Bot 1", "Bot 2"], [PERSON, "basic", "basic"], me,
+                                                 seed=7, max_rounds=200))
+    model.message = note
+    if pn.state.location is not None:
+        pn.state.location.search = f"?room={model.room_id}&seat={seat_token(me, model.room_id, 0)}&me={me}"
+    return Dashboard(model)

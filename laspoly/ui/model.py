@@ -162,8 +162,15 @@ class GameModel(param.Parameterized):
             return False
         self.pending_confirm = None
         self.message = ""
-        self.game.apply(action)
+        if not self._commit(action):
+            self.version += 1
+            return False
         self._changed()
+        return True
+
+    def _commit(self, action: A.Action) -> bool:
+        """Play a checked action.  A shared room first stores it, and may find the game has moved on."""
+        self.game.apply(action)
         return True
 
     def confirm(self) -> bool:
@@ -209,13 +216,11 @@ class GameModel(param.Parameterized):
             bot = self._bots.get(owner)
             claim = A.ClaimRent(owner, field)
             if bot is not None and g.is_legal(claim):
-                g.apply(claim)
-                return True
+                return self._commit(claim)
         bot = self._bots.get(g.actor)
         if bot is None:
             return False
-        g.apply(bot.choose(g))
-        return True
+        return self._commit(bot.choose(g))
 
     def step(self) -> int:
         """"Next": bots play until the turn passes or a person must decide.  Returns actions played."""
@@ -234,7 +239,8 @@ class GameModel(param.Parameterized):
         stand_in = BasicBot()
         g = self.game
         budget = 1_000_000  # actions; a game that has not ended by then stops at the cap (L20)
-        while not g.is_over:
+        while not self.game.is_over:
+            g = self.game
             budget -= 1
             if budget < 0:
                 g.end_by_cap()
@@ -245,9 +251,10 @@ class GameModel(param.Parameterized):
                 if g.claims:
                     for _, owner, field, _ in list(g.claims):
                         if g.is_legal(A.ClaimRent(owner, field)):
-                            g.apply(A.ClaimRent(owner, field))
+                            self._commit(A.ClaimRent(owner, field))
                     continue
-                g.apply(stand_in.choose(g))
+                self._commit(stand_in.choose(g))
+                g = self.game
             if self.deadline is not None and time.time() >= self.deadline:
                 g.end_by_cap()
         self.autoplay = False
@@ -370,7 +377,7 @@ class GameModel(param.Parameterized):
         who = g.players[g.actor].name
         what = {TURN: "to play", BUY: "to decide whether to buy", TRAVEL: "to decide about the train",
                 AUCTION: "to bid", DEBT: "to raise money", OVER: ""}[g.phase]
-        return f"Round {g.round}: {who} {what}."
+        return f"Round {g.round} (turn {g.turns}): {who} {what}."
 
     @staticmethod
     def presets() -> tuple[str, ...]:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import functools
 import html
+import io
+import json
 import math
 from collections.abc import Callable
 from importlib import resources
@@ -386,6 +388,14 @@ class ControlsView(Viewer):
             self.accept.disabled = reason is not None
         else:
             self.offer_text.object = ""
+        mine = [o for o in g.offers.values() if who is not None and o.proposer == who]
+        if mine:
+            self.offer_text.object += "".join(
+                f"<p>Your offer #{o.id} to {player_badge(m, o.receiver)}: you give "
+                f"{esc(', '.join(g.field_name(i, m.lang) for i in o.give) or 'nothing')}, you get "
+                f"{esc(', '.join(g.field_name(i, m.lang) for i in o.take) or 'nothing')}"
+                f"{esc(f', you pay {g.money(o.cash)}' if o.cash > 0 else f', you receive {g.money(-o.cash)}' if o.cash < 0 else '')}"
+                " (answered on their turn).</p>" for o in mine)
         self._refresh_propose()
 
     def _refresh_propose(self) -> None:
@@ -637,3 +647,102 @@ class FilesView(Viewer):
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(self.save, pn.pane.HTML(f"<b>Load game</b> (a laspoly save file, at most {MAX_SAVE_BYTES // 1_000_000} MB)"),
                          self.load, self.note, "#### Export", self.csvs, sizing_mode="stretch_width")
+
+
+def _base_url() -> str:
+    loc = pn.state.location
+    if loc is None or not loc.href:
+        return ""
+    return loc.href.split("?")[0]
+
+
+class InviteView(Viewer):
+    """Links for each seat and for the projector's read-only view; the owner swaps seats between people and bots."""
+
+    model = param.Parameter()
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.links = pn.pane.HTML(sizing_mode="stretch_width")
+        self.swaps = pn.Column(sizing_mode="stretch_width")
+        self.model.param.watch(lambda *_: self.refresh(), ["version"])
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Show the links (to the owner only) and the seat controls."""
+        m = self.model
+        links = m.links()
+        if not links:
+            self.links.object = "<p>Only the person who started this game can invite others and swap seats.</p>"
+            self.swaps.objects = []
+            return
+        base = _base_url()
+        rows = []
+        for k, (label, query) in enumerate(links.items()):
+            who = ""
+            if k < len(m.game.players):
+                kind = "person" if m.seats[k] == PERSON else f"bot ({m.seats[k]})"
+                joined = " · joined" if m._joined_flags[k] else ""
+                who = f"{esc(m.game.players[k].name)} — {esc(kind)}{joined}"
+            else:
+                who = "read-only view for the projector"
+            rows.append(f"<tr><td><b>{esc(label)}</b></td><td>{who}</td><td><code style='user-select:all'>{esc(base + query)}</code></td></tr>")
+        self.links.object = ("<p>Send each person their seat's link; open the spectator link on the projector. "
+                             "Seats nobody has joined are played by a bot until someone opens their link.</p>"
+                             f"<table>{''.join(rows)}</table>")
+        if len(self.swaps.objects) != len(m.game.players):
+            selects = []
+            for k, p in enumerate(m.game.players):
+                select = pn.widgets.Select(label=f"Seat {k + 1}: {p.name}", options=list(SEAT_CHOICES), value=m.seats[k], width=220)
+                select.param.watch(lambda e, k=k: self.model.set_seat(k, e.new) if e.new != self.model.seats[k] else None, "value")
+                selects.append(select)
+            self.swaps.objects = [pn.pane.HTML("<b>Who plays each seat</b>"), pn.Row(*selects)]
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return pn.Column(self.links, self.swaps, sizing_mode="stretch_width")
+
+
+class MyGamesView(Viewer):
+    """The games started from this browser's key: resume, delete, export."""
+
+    model = param.Parameter()
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.list = pn.Column(sizing_mode="stretch_width")
+        self.refresh_button = pn.widgets.Button(label="Refresh list", stylesheets=[BUTTON_CSS])
+        self.refresh_button.on_click(lambda _: self.refresh())
+        self.refresh()
+
+    def refresh(self) -> None:
+        """List the owner's rooms, newest first."""
+        import datetime
+
+        from laspoly.ui.room import seat_token
+
+        m = self.model
+        if m.owner_key is None:
+            self.list.objects = [pn.pane.HTML("<p>Games you start from this browser's link are listed here.</p>")]
+            return
+        rows: list[Any] = []
+        base = _base_url()
+        for room_id, created, count in m.store.rooms_of(m.owner_key)[:50]:
+            when = datetime.datetime.fromtimestamp(created).strftime("%Y-%m-%d %H:%M")
+            link = f"{base}?room={room_id}&seat={seat_token(m.owner_key, room_id, 0)}&me={m.owner_key}"
+            here = " (this game)" if room_id == m.room_id else ""
+            delete = pn.widgets.Button(label="Delete", width=90, stylesheets=[BUTTON_CSS], disabled=room_id == m.room_id)
+            delete.on_click(lambda _, r=room_id: (m.store.delete_room(r, m.owner_key), self.refresh()))
+            export = pn.widgets.FileDownload(callback=functools.partial(self._export, room_id), filename=f"laspoly-{room_id[:8]}.json",
+                                             label="Export", width=100)
+            rows.append(pn.Row(pn.pane.HTML(f"<a href='{esc(link)}'>{esc(when)} · {count} actions{here}</a>"), delete, export))
+        self.list.objects = rows or [pn.pane.HTML("<p>No saved games yet.</p>")]
+
+    def _export(self, room_id: str) -> io.BytesIO:
+        from laspoly.record import game_to_dict, replay
+
+        room = self.model.store.room(room_id)
+        game = replay(room.setup, self.model.store.actions(room_id))
+        return io.BytesIO(json.dumps(game_to_dict(game), ensure_ascii=False).encode())
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return pn.Column(self.refresh_button, self.list, sizing_mode="stretch_width")

@@ -1,0 +1,174 @@
+"""Dashboard speed and memory: step latency, first page, autoplay pace, session cost and clean-up.
+
+    python benchmarks/bench_dashboard.py [--quick]
+
+Runs the dashboard in this process (``pn.serve`` on loopback, threaded) and
+drives it with Playwright and the system Chromium, so it can see both the
+page and the server's own state:
+
+* a step's server-side update (``GameModel.step`` with every view redrawing), median over 200 steps;
+* the first page interactive (the "Roll" button visible), median of 5 fresh pages;
+* autoplay at 10 turns per second for 60 s: the turn the page shows against the server's turn;
+* the memory of an idle session (RSS growth over 10 open sessions, per session);
+* 50 open-and-close cycles: RSS after each 10, and how many closed sessions' game models are still alive (weakrefs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import re
+import socket
+import statistics
+import threading
+import time
+import weakref
+from typing import Any
+
+import panel as pn
+from bench_engine import machine
+from playwright.sync_api import sync_playwright
+
+from laspoly.ui.app import Dashboard, build_app
+from laspoly.ui.model import GameModel
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--disable-quic", "--no-first-run"]
+MODELS: list[weakref.ref[GameModel]] = []
+DASHBOARDS: list[Dashboard] = []
+MODE = {"autoplay": False}
+
+
+def rss_mb() -> float:
+    """Resident memory of this process in MB."""
+    with open("/proc/self/statm") as fh:
+        pages = int(fh.read().split()[1])
+    return pages * 4096 / 1e6
+
+
+def step_latency(steps: int = 200) -> float:
+    """Median milliseconds of one server-side step with every view redrawing."""
+    model = GameModel()
+    model.new_game(["A", "B", "C"], ["basic", "greedy", "trader"], seed=3, max_rounds=2000)
+    Dashboard(model)
+    times = []
+    for _ in range(steps):
+        if model.game.is_over:
+            model.new_game(["A", "B", "C"], ["basic", "greedy", "trader"], seed=len(times), max_rounds=2000)
+        t = time.perf_counter()
+        model.step()
+        times.append(1000 * (time.perf_counter() - t))
+    return statistics.median(times)
+
+
+def _app() -> Dashboard:
+    if MODE["autoplay"]:
+        from laspoly.engine.game import Game
+
+        # a rich start keeps the game going for the whole measurement
+        game = Game(["A", "B", "C"], seed=5, max_rounds=5000, rules={"start_money": 100_000})
+        model = GameModel(game, seats=["basic", "greedy", "trader"], speed=10.0)
+        d = Dashboard(model)
+        d.controls.speed.value = 10.0
+        DASHBOARDS.append(d)
+        return d
+    d = build_app()
+    MODELS.append(weakref.ref(d.model))
+    return d
+
+
+def _serve() -> str:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    pn.extension("filedropper", notifications=False)
+    threading.Thread(target=lambda: pn.serve(_app, port=port, address="127.0.0.1", show=False, threaded=False,
+                                             check_unused_sessions=500, unused_session_lifetime=500,
+                                             websocket_origin=[f"127.0.0.1:{port}"]), daemon=True).start()
+    time.sleep(3)
+    return f"http://127.0.0.1:{port}/"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="shorter runs (autoplay 20 s, 20 cycles)")
+    args = parser.parse_args()
+    print(f"machine: {machine()}")
+    print(f"server-side step (median of 200): {step_latency():.1f} ms")
+    url = _serve()
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        firsts = []
+        for _ in range(5):
+            page = browser.new_page()
+            t = time.perf_counter()
+            page.goto(url)
+            page.get_by_role("button", name="Roll", exact=True).wait_for(state="visible", timeout=60_000)
+            firsts.append(time.perf_counter() - t)
+            page.close()
+        print(f"first page interactive (median of 5): {statistics.median(firsts):.2f} s")
+        autoplay(browser, url, 20 if args.quick else 60)
+        sessions(browser, url, 20 if args.quick else 50)
+        browser.close()
+
+
+def _page_turn(page: Any) -> int:
+    text = page.get_by_text(re.compile(r"^Round \d+ \(turn \d+\)")).first.inner_text()
+    return int(re.search(r"turn (\d+)", text).group(1))  # type: ignore[union-attr]
+
+
+def autoplay(browser: Any, url: str, seconds: int) -> None:
+    """Autoplay all-bot seats at 10 turns/s; compare the page's turn with the server's."""
+    MODE["autoplay"] = True
+    page = browser.new_page()
+    page.goto(url)
+    page.get_by_role("button", name="Autoplay", exact=True).wait_for(state="visible", timeout=60_000)
+    MODE["autoplay"] = False
+    d = DASHBOARDS[-1]
+    page.get_by_role("button", name="Autoplay", exact=True).click()
+    time.sleep(0.5)
+    start_turn = d.model.game.turns
+    time.sleep(seconds)
+    server = d.model.game.turns
+    shown = _page_turn(page)
+    lag = (server - shown) / 10
+    rate = (server - start_turn) / seconds
+    print(f"autoplay at 10 turns/s for {seconds} s: server turn {server}, page shows {shown} "
+          f"(behind by {lag:.1f} s of play), achieved {rate:.1f} turns/s")
+    page.close()
+
+
+def sessions(browser: Any, url: str, cycles: int) -> None:
+    """Idle session memory, and memory and model clean-up over open-and-close cycles."""
+    gc.collect()
+    before = rss_mb()
+    pages = []
+    for _ in range(10):
+        page = browser.new_page()
+        page.goto(url)
+        page.get_by_role("button", name="Roll", exact=True).wait_for(state="visible", timeout=60_000)
+        pages.append(page)
+    time.sleep(2)
+    gc.collect()
+    print(f"idle session: {(rss_mb() - before) / 10:.1f} MB each (10 open sessions)")
+    for page in pages:
+        page.close()
+    levels = []
+    for k in range(cycles):
+        page = browser.new_page()
+        page.goto(url)
+        page.get_by_role("button", name="Roll", exact=True).wait_for(state="visible", timeout=60_000)
+        page.close()
+        if (k + 1) % 10 == 0:
+            time.sleep(2)
+            gc.collect()
+            levels.append(rss_mb())
+    time.sleep(3)
+    gc.collect()
+    alive = sum(1 for r in MODELS if r() is not None)
+    print(f"memory after each 10 of {cycles} open-and-close cycles: " + ", ".join(f"{v:.0f}" for v in levels) + " MB")
+    print(f"game models still alive after all sessions closed: {alive} of {len(MODELS)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,309 @@
+"""Game rooms in a database: SQLite (the default) or PostgreSQL, behind one small interface.
+
+A room is a game's setup, its seats and its action log.  Every action is one
+row with its index in the log; the primary key (room, index) makes two devices
+that act at once write at most one action for that index, so exactly one is
+applied and the other is told the game has changed.  Tokens are random
+(:mod:`secrets`) and only their SHA-256 hashes are stored, so the database
+cannot be read back into working links.
+
+``open_store("sqlite:///path/to/rooms.db")`` or ``open_store("postgresql://user@host/db")``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from laspoly.engine.errors import LaspolyError
+
+SCHEMA = [
+    """CREATE TABLE IF NOT EXISTS rooms (
+        id TEXT PRIMARY KEY, created DOUBLE PRECISION NOT NULL, owner_hash TEXT NOT NULL,
+        spectator_hash TEXT NOT NULL, setup TEXT NOT NULL, seats TEXT NOT NULL, lang TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS actions (
+        room_id TEXT NOT NULL, idx INTEGER NOT NULL, action TEXT NOT NULL, PRIMARY KEY (room_id, idx))""",
+    """CREATE TABLE IF NOT EXISTS refusals (
+        room_id TEXT NOT NULL, at DOUBLE PRECISION NOT NULL, reason TEXT NOT NULL)""",
+]
+
+
+class StoreError(LaspolyError):
+    """A database that cannot be opened or used, or a room that does not exist."""
+
+
+def token() -> str:
+    """An unguessable token for a room, a seat, a spectator link or an owner."""
+    return secrets.token_urlsafe(18)
+
+
+def digest(secret: str) -> str:
+    """The stored form of a token."""
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def default_url() -> str:
+    """``sqlite:///`` in the per-user data directory ($LASPOLY_DB overrides it)."""
+    if os.environ.get("LASPOLY_DB"):
+        return os.environ["LASPOLY_DB"]
+    base = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share") / "laspoly"
+    return f"sqlite:///{base / 'rooms.db'}"
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat of a room: who plays it, and whether a person has opened its link."""
+
+    kind: str  # "person" or a bot temperament
+    token_hash: str
+    joined: bool = False
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "token_hash": self.token_hash, "joined": self.joined}
+
+
+@dataclass(frozen=True)
+class Room:
+    """A stored room: its setup, seats and language (the log is read separately)."""
+
+    id: str
+    created: float
+    owner_hash: str
+    spectator_hash: str
+    setup: dict[str, Any]
+    seats: tuple[Seat, ...]
+    lang: str
+
+    def seat_of(self, secret: str) -> int | None:
+        """The seat whose token this is, or None (compared in constant time)."""
+        h = digest(secret)
+        found = None
+        for i, seat in enumerate(self.seats):
+            if hmac.compare_digest(seat.token_hash, h):
+                found = i
+        return found
+
+    def is_spectator(self, secret: str) -> bool:
+        """True for the read-only spectator token."""
+        return hmac.compare_digest(self.spectator_hash, digest(secret))
+
+    def is_owner(self, secret: str) -> bool:
+        """True for the owner's key (it may swap seats between people and bots)."""
+        return hmac.compare_digest(self.owner_hash, digest(secret))
+
+
+@dataclass(frozen=True)
+class NewRoom:
+    """A room just created, with the tokens that are shown once (only their hashes are kept)."""
+
+    room: Room
+    seat_tokens: tuple[str, ...]
+    spectator_token: str
+
+
+class Store:
+    """The storage interface; :class:`SqliteStore` and :class:`PostgresStore` implement its SQL."""
+
+    placeholder = "?"
+
+    # -- connection plumbing, per implementation
+    @contextmanager
+    def _tx(self) -> Iterator[Any]:  # pragma: no cover - abstract
+        raise NotImplementedError
+        yield
+
+    def _is_conflict(self, exc: Exception) -> bool:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _q(self, sql: str) -> str:
+        return sql.replace("?", self.placeholder)
+
+    def _init(self) -> None:
+        with self._tx() as cur:
+            for stmt in SCHEMA:
+                cur.execute(stmt)
+
+    # -- rooms
+    def create_room(self, setup: dict[str, Any], seats: list[str], owner_key: str, lang: str = "en", *,
+                    room_id: str | None = None, seat_tokens: tuple[str, ...] | None = None,
+                    spectator_token: str | None = None, joined: tuple[bool, ...] | None = None) -> NewRoom:
+        """Store a new room; returns the seat and spectator tokens (random unless given)."""
+        seat_tokens = seat_tokens or tuple(token() for _ in seats)
+        spectator = spectator_token or token()
+        flags = joined or (False,) * len(seats)
+        room = Room(room_id or token(), time.time(), digest(owner_key), digest(spectator), setup,
+                    tuple(Seat(kind, digest(t), j) for kind, t, j in zip(seats, seat_tokens, flags, strict=True)), lang)
+        with self._tx() as cur:
+            cur.execute(self._q("INSERT INTO rooms (id, created, owner_hash, spectator_hash, setup, seats, lang) VALUES (?, ?, ?, ?, ?, ?, ?)"),
+                        (room.id, room.created, room.owner_hash, room.spectator_hash, json.dumps(setup),
+                         json.dumps([s.as_dict() for s in room.seats]), lang))
+        return NewRoom(room, seat_tokens, spectator)
+
+    def room(self, room_id: str) -> Room:
+        """A room by id; an unknown id is a :class:`StoreError`."""
+        with self._tx() as cur:
+            cur.execute(self._q("SELECT id, created, owner_hash, spectator_hash, setup, seats, lang FROM rooms WHERE id = ?"), (room_id,))
+            row = cur.fetchone()
+        if row is None:
+            raise StoreError("there is no such game")
+        seats = tuple(Seat(s["kind"], s["token_hash"], s["joined"]) for s in json.loads(row[5]))
+        return Room(row[0], row[1], row[2], row[3], json.loads(row[4]), seats, row[6])
+
+    def rooms_of(self, owner_key: str) -> list[tuple[str, float, int]]:
+        """The owner's rooms: (id, created, actions), newest first."""
+        with self._tx() as cur:
+            cur.execute(self._q("SELECT r.id, r.created, (SELECT COUNT(*) FROM actions a WHERE a.room_id = r.id) "
+                                "FROM rooms r WHERE r.owner_hash = ? ORDER BY r.created DESC"), (digest(owner_key),))
+            return [(r[0], r[1], int(r[2])) for r in cur.fetchall()]
+
+    def delete_room(self, room_id: str, owner_key: str) -> bool:
+        """Delete a room and its log (only its owner may)."""
+        if not self.room(room_id).is_owner(owner_key):
+            return False
+        with self._tx() as cur:
+            cur.execute(self._q("DELETE FROM actions WHERE room_id = ?"), (room_id,))
+            cur.execute(self._q("DELETE FROM rooms WHERE id = ?"), (room_id,))
+        return True
+
+    def set_seats(self, room_id: str, seats: tuple[Seat, ...]) -> None:
+        """Store who plays each seat (a person joining, a teacher swapping a seat to a bot)."""
+        with self._tx() as cur:
+            cur.execute(self._q("UPDATE rooms SET seats = ? WHERE id = ?"), (json.dumps([s.as_dict() for s in seats]), room_id))
+
+    # -- the action log
+    def append(self, room_id: str, index: int, action: dict[str, Any]) -> bool:
+        """Store action number ``index``; False if another device stored that index first."""
+        try:
+            with self._tx() as cur:
+                cur.execute(self._q("INSERT INTO actions (room_id, idx, action) VALUES (?, ?, ?)"), (room_id, index, json.dumps(action)))
+            return True
+        except Exception as exc:
+            if self._is_conflict(exc):
+                return False
+            raise
+
+    def actions(self, room_id: str, since: int = 0) -> list[dict[str, Any]]:
+        """The stored actions from index ``since`` on, in order."""
+        with self._tx() as cur:
+            cur.execute(self._q("SELECT action FROM actions WHERE room_id = ? AND idx >= ? ORDER BY idx"), (room_id, since))
+            return [json.loads(r[0]) for r in cur.fetchall()]
+
+    def count(self, room_id: str) -> int:
+        """How many actions are stored for the room."""
+        with self._tx() as cur:
+            cur.execute(self._q("SELECT COUNT(*) FROM actions WHERE room_id = ?"), (room_id,))
+            return int(cur.fetchone()[0])
+
+    def refuse(self, room_id: str, reason: str) -> None:
+        """Log a refused request (a wrong or forged token, a spectator trying to act)."""
+        with self._tx() as cur:
+            cur.execute(self._q("INSERT INTO refusals (room_id, at, reason) VALUES (?, ?, ?)"), (room_id[:64], time.time(), reason[:300]))
+
+    def refusals(self, room_id: str) -> list[str]:
+        """The refusals logged for a room."""
+        with self._tx() as cur:
+            cur.execute(self._q("SELECT reason FROM refusals WHERE room_id = ? ORDER BY at"), (room_id,))
+            return [r[0] for r in cur.fetchall()]
+
+
+class SqliteStore(Store):
+    """SQLite in WAL mode; one connection per thread, each action its own transaction."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._local = threading.local()
+        try:
+            conn = self._conn()
+            conn.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the game database {self.path}: {exc}") from None
+        self._init()
+
+    def _conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=True)
+            conn.execute("PRAGMA busy_timeout=30000")
+            conn.execute("PRAGMA synchronous=FULL")
+            self._local.conn = conn
+        return conn
+
+    @contextmanager
+    def _tx(self) -> Iterator[Any]:
+        conn = self._conn()
+        cur = conn.cursor()
+        cur.execute("BEGIN IMMEDIATE")
+        try:
+            yield cur
+        except BaseException:
+            cur.execute("ROLLBACK")
+            raise
+        else:
+            cur.execute("COMMIT")
+
+    def _is_conflict(self, exc: Exception) -> bool:
+        return isinstance(exc, sqlite3.IntegrityError)
+
+
+class PostgresStore(Store):
+    """PostgreSQL through psycopg, for several app processes or machines."""
+
+    placeholder = "%s"
+
+    def __init__(self, url: str) -> None:
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreError("postgresql:// needs the psycopg package: pip install 'psycopg[binary]'") from None
+        self._psycopg = psycopg
+        self.url = url
+        self._local = threading.local()
+        try:
+            self._conn()
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot connect to the game database: {str(exc).strip()[:200]}") from None
+        self._init()
+
+    def _conn(self) -> Any:
+        conn = getattr(self._local, "conn", None)
+        if conn is None or conn.closed:
+            conn = self._psycopg.connect(self.url, autocommit=False)
+            self._local.conn = conn
+        return conn
+
+    @contextmanager
+    def _tx(self) -> Iterator[Any]:
+        conn = self._conn()
+        try:
+            with conn.cursor() as cur:
+                yield cur
+            conn.commit()
+        except BaseException:
+            conn.rollback()
+            raise
+
+    def _is_conflict(self, exc: Exception) -> bool:
+        return isinstance(exc, self._psycopg.errors.UniqueViolation)
+
+
+def open_store(url: str | None = None) -> Store:
+    """A store for ``sqlite:///path`` (the default: :func:`default_url`) or ``postgresql://...``."""
+    url = url or default_url()
+    if url.startswith("sqlite:///"):
+        return SqliteStore(url[len("sqlite:///"):] or ":memory:")
+    if url.startswith(("postgresql://", "postgres://")):
+        return PostgresStore(url)
+    raise StoreError(f"unsupported database URL {url.split(':')[0]!r}: use sqlite:///path or postgresql://...")
