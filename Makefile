@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 5006
 
-.PHONY: app test lint bench soak clean chromium
+.PHONY: app test lint bench soak clean chromium postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,8 +32,19 @@ chromium:
 	  fi; \
 	fi
 
-## test: install laspoly with the test extras (and Chromium) and run ruff and the whole suite
-test: $(VENV)/.test-installed chromium
+## postgres: PostgreSQL binaries for the storage tests (the tests start their own server on loopback)
+postgres:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "Installing PostgreSQL for the storage tests"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >/dev/null; \
+	  else \
+	    echo "PostgreSQL is missing and cannot be installed here: its storage tests will be skipped (under CI=true they fail)"; \
+	  fi; \
+	fi
+
+## test: install laspoly with the test extras (and Chromium and PostgreSQL) and run ruff and the whole suite
+test: $(VENV)/.test-installed chromium postgres
 	$(BIN)/ruff check laspoly tests benchmarks apps
 	$(BIN)/python -m pytest
 

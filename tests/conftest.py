@@ -79,3 +79,51 @@ def screenshot_dir() -> Path:
     """Where browser tests save their screenshots (kept with the test output)."""
     OUTPUT.mkdir(exist_ok=True)
     return OUTPUT
+
+
+def _pg_bin() -> Path | None:
+    for base in sorted(Path("/usr/lib/postgresql").glob("*/bin"), reverse=True):
+        if (base / "initdb").exists() and (base / "postgres").exists():
+            return base
+    return None
+
+
+@pytest.fixture(scope="session")
+def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A throw-away PostgreSQL server on loopback (make test installs it where it can)."""
+    binaries = _pg_bin()
+    if binaries is None:
+        reason = "PostgreSQL is not installed (make test installs it: apt-get install -y postgresql)"
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason)
+        pytest.skip(reason)
+    import shutil
+    import tempfile
+
+    top = Path(tempfile.mkdtemp(prefix="laspoly-pg-"))  # under /tmp, so the postgres user can reach it
+    data = top / "data"
+    port = _free_port()
+    as_user: list[str] = []
+    if os.geteuid() == 0:  # PostgreSQL refuses to run as root
+        shutil.chown(top, "postgres")
+        as_user = ["runuser", "-u", "postgres", "--"]
+    subprocess.run([*as_user, str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres"],
+                   check=True, capture_output=True)
+    (top / "run").mkdir()
+    if as_user:
+        shutil.chown(top / "run", "postgres")
+    server = subprocess.Popen([*as_user, str(binaries / "postgres"), "-D", str(data), "-p", str(port),
+                               "-h", "127.0.0.1", "-k", str(top / "run")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    url = f"postgresql://postgres@127.0.0.1:{port}/postgres"
+    deadline = time.time() + 30
+    while time.time() < deadline:
+        if subprocess.run([str(binaries / "pg_isready"), "-h", "127.0.0.1", "-p", str(port)], capture_output=True).returncode == 0:
+            break
+        time.sleep(0.3)
+    else:
+        server.kill()
+        pytest.fail("PostgreSQL did not start within 30 s")
+    yield url
+    server.terminate()
+    server.wait(timeout=30)
+    shutil.rmtree(top, ignore_errors=True)

@@ -1,0 +1,106 @@
+"""The storage suite, run against SQLite and a real PostgreSQL server."""
+
+from __future__ import annotations
+
+import multiprocessing
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from laspoly.store import Store, StoreError, digest, open_store
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    if request.param == "sqlite":
+        return open_store(f"sqlite:///{tmp_path / 'rooms.db'}")
+    return open_store(request.getfixturevalue("postgres_url"))
+
+
+SETUP = {"preset": "laspoly", "players": ["Ana", "Ben"], "seed": 1, "rules": {}, "dice": [], "max_rounds": None}
+
+
+def test_a_room_keeps_its_setup_and_only_hashes_of_its_tokens(store: Store) -> None:
+    new = store.create_room(SETUP, ["person", "basic"], "owner-key", "es")
+    room = store.room(new.room.id)
+    assert room.setup == SETUP and room.lang == "es" and [s.kind for s in room.seats] == ["person", "basic"]
+    assert room.seat_of(new.seat_tokens[1]) == 1 and room.seat_of("forged") is None
+    assert room.is_spectator(new.spectator_token) and not room.is_spectator(new.seat_tokens[0])
+    assert room.is_owner("owner-key") and not room.is_owner("someone")
+    assert all(s.token_hash == digest(t) for s, t in zip(room.seats, new.seat_tokens, strict=True))
+    with pytest.raises(StoreError, match="no such game"):
+        store.room("nope")
+
+
+def test_each_log_entry_is_written_once(store: Store) -> None:
+    room = store.create_room(SETUP, ["person", "basic"], "k").room
+    assert store.append(room.id, 0, {"type": "Roll", "player": 0})
+    assert not store.append(room.id, 0, {"type": "EndTurn", "player": 0})
+    assert store.append(room.id, 1, {"type": "EndTurn", "player": 0})
+    assert store.actions(room.id) == [{"type": "Roll", "player": 0}, {"type": "EndTurn", "player": 0}]
+    assert store.actions(room.id, since=1) == [{"type": "EndTurn", "player": 0}] and store.count(room.id) == 2
+
+
+def test_my_games_lists_deletes_only_for_the_owner(store: Store) -> None:
+    a = store.create_room(SETUP, ["person", "basic"], "mine").room
+    store.create_room(SETUP, ["person", "basic"], "theirs")
+    assert [r[0] for r in store.rooms_of("mine")] == [a.id]
+    assert not store.delete_room(a.id, "theirs")
+    assert store.delete_room(a.id, "mine") and store.rooms_of("mine") == []
+
+
+def test_refusals_are_logged(store: Store) -> None:
+    room = store.create_room(SETUP, ["person", "basic"], "k").room
+    store.refuse(room.id, "wrong or forged token")
+    assert store.refusals(room.id) == ["wrong or forged token"]
+
+
+def test_concurrent_writers_in_threads_never_write_an_entry_twice(store: Store) -> None:
+    room = store.create_room(SETUP, ["person", "basic"], "k").room
+    won: list[tuple[int, int]] = []
+
+    def writer(me: int) -> None:
+        for index in range(60):
+            if store.append(room.id, index, {"type": "Roll", "player": me}):
+                won.append((index, me))
+
+    threads = [threading.Thread(target=writer, args=(k,)) for k in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(i for i, _ in won) == list(range(60)) and store.count(room.id) == 60
+    stored = store.actions(room.id)
+    assert [stored[i]["player"] for i, _ in sorted(won)] == [m for _, m in sorted(won)]
+
+
+def _process_writer(url: str, room_id: str, me: int, out: multiprocessing.Queue) -> None:  # type: ignore[type-arg]
+    store = open_store(url)
+    wins = [i for i in range(80) if store.append(room_id, i, {"type": "Roll", "player": me})]
+    out.put((me, wins))
+
+
+def test_concurrent_writers_in_processes_never_corrupt_or_duplicate(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'rooms.db'}"
+    store = open_store(url)
+    room = store.create_room(SETUP, ["person", "basic"], "k").room
+    ctx = multiprocessing.get_context("spawn")
+    out = ctx.Queue()
+    procs = [ctx.Process(target=_process_writer, args=(url, room.id, k, out)) for k in range(3)]
+    for p in procs:
+        p.start()
+    results = [out.get(timeout=120) for _ in procs]
+    for p in procs:
+        p.join(timeout=60)
+    indices = sorted(i for _, wins in results for i in wins)
+    assert indices == list(range(80)) and store.count(room.id) == 80
+    assert sqlite3.connect(tmp_path / "rooms.db").execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_bad_database_url_is_a_clear_error(tmp_path: Path) -> None:
+    with pytest.raises(StoreError, match="unsupported database URL"):
+        open_store("mysql://x")
+    with pytest.raises(StoreError, match="cannot"):
+        open_store("postgresql://nobody@127.0.0.1:1/none")
