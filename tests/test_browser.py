@@ -166,3 +166,95 @@ def test_save_game_downloads_json(server: str, page: Page) -> None:
         _button(page, "Save game").click()
     data = json.loads(Path(info.value.path()).read_text())
     assert data["format"] == "laspoly-save" and data["actions"][0]["type"] == "Roll"
+
+
+def _finish_turn(page: Page) -> None:
+    """Decline, stay and roll again as needed until the turn can end, then end it."""
+    for _ in range(20):
+        page.wait_for_timeout(300)
+        if _button(page, "End turn").is_enabled():
+            _button(page, "End turn").click()
+            return
+        for name in ("Don't buy", "Stay", "Roll"):
+            if _button(page, name).is_visible() and _button(page, name).is_enabled():
+                _button(page, name).click()
+                break
+    raise AssertionError("the turn could not be ended")
+
+
+def _invite_link(page: Page, label: str) -> str:
+    _tab(page, "Invite")
+    row = page.locator("tr", has_text=label).first
+    expect(row).to_be_visible()
+    return str(row.locator("code").inner_text()).strip()
+
+
+def test_two_seats_of_one_room_in_two_browsers_and_a_spectator(server: str, browser, screenshot_dir: Path) -> None:  # type: ignore[no-untyped-def]
+    a = browser.new_context().new_page()
+    errors = _errors(a)
+    _open(a, server)
+    _tab(a, "Invite")
+    _input(a, "Seat 2: Bot 1").select_option("person")
+    seat2 = _invite_link(a, "seat 2")
+    view = _invite_link(a, "spectator")
+    b = browser.new_context().new_page()
+    _open(b, seat2)
+    c = browser.new_context().new_page()
+    _open(c, view)
+    _tab(a, "Play")
+    # Ana moves on her device; Ben and the projector see it within a second or two
+    _button(a, "Roll").click()
+    expect(b.get_by_text("Ana rolled", exact=False)).to_be_visible(timeout=5_000)
+    expect(c.get_by_text("Ana rolled", exact=False)).to_be_visible(timeout=5_000)
+    # neither Ben nor the spectator can act for Ana
+    expect(_button(b, "Roll")).to_be_disabled()
+    expect(_button(c, "Roll")).to_be_disabled()
+    expect(_button(c, "Next")).to_be_disabled()
+    _finish_turn(a)
+    # Ben's turn, on Ben's device
+    expect(_button(b, "Roll")).to_be_enabled(timeout=5_000)
+    expect(_button(a, "Roll")).to_be_disabled()
+    _button(b, "Roll").click()
+    expect(a.get_by_text("Bot 1 rolled", exact=False)).to_be_visible(timeout=5_000)
+    # a reload keeps the game
+    status = _status(b).inner_text()
+    b.reload()
+    expect(b.get_by_text(status, exact=True)).to_be_visible(timeout=60_000)
+    c.screenshot(path=str(screenshot_dir / "dashboard-spectator.png"))
+    assert errors == []
+
+
+def test_a_room_survives_killing_the_server_during_autoplay(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from conftest import start_server
+
+    from laspoly.record import replay
+    from laspoly.store import open_store
+
+    db = f"sqlite:///{tmp_path / 'rooms.db'}"
+    proc, url = start_server(db)
+    page = browser.new_page()
+    _open(page, url)
+    page.wait_for_url(re.compile("room="), timeout=10_000)
+    _tab(page, "Invite")
+    _input(page, "Seat 1: Ana").select_option("basic")
+    _tab(page, "Play")
+    _button(page, "Autoplay").click()
+    page.wait_for_timeout(4_000)
+    room_url = page.url
+    proc.kill()  # SIGKILL in the middle of autoplay
+    proc.wait(timeout=10)
+    store = open_store(db)
+    room_id = room_url.split("room=")[1].split("&")[0]
+    stored = store.actions(room_id)
+    assert len(stored) > 5
+    game = replay(store.room(room_id).setup, stored)
+    assert replay(store.room(room_id).setup, stored).digest() == game.digest()
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    proc2, _ = start_server(db, port)
+    try:
+        page.goto(room_url, timeout=60_000)
+        expect(page.get_by_text(f"Round {game.round} (turn {game.turns})", exact=False)).to_be_visible(timeout=60_000)
+        assert store.count(room_id) == len(stored)
+    finally:
+        proc2.terminate()
+        proc2.wait(timeout=10)

@@ -146,6 +146,10 @@ def build_app(db_url: str | None = None) -> Dashboard:
     model = RoomGameModel._from(RoomModel.create(store, ["Ana", "Bot 1", "Bot 2"], [PERSON, "basic", "basic"], me,
                                                  seed=7, max_rounds=200))
     model.message = note
-    if pn.state.location is not None:
-        pn.state.location.search = f"?room={model.room_id}&seat={seat_token(me, model.room_id, 0)}&me={me}"
+    query = f"?room={model.room_id}&seat={seat_token(me, model.room_id, 0)}&me={me}"
+    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+        def show_room_in_url() -> None:  # once the page has loaded, so that a reload resumes this room
+            if pn.state.location is not None:
+                pn.state.location.search = query
+        pn.state.onload(show_room_in_url)
     return Dashboard(model)

@@ -281,3 +281,24 @@ class RoomGameModel(RoomModel):
         self.message = f"Loaded {name}."
         self.navigate = f"?room={room_id}&seat={seat_token(owner, room_id, 0)}&me={owner}"
         return True
+
+    def can_drive(self) -> bool:
+        """Whether this browser may make bots move: a seat's holder, not the spectator."""
+        return self.seat is not None
+
+    def step(self) -> int:
+        """"Next" from a seat (a spectator's view only watches)."""
+        if not self.can_drive():
+            self.message = "This is a spectator's view: it cannot act."
+            self.version += 1
+            return 0
+        return super().step()
+
+    def run_to_end(self) -> None:
+        """"Run to end" plays people's seats too, so in a room only a lone person may use it."""
+        people = [i for i in range(len(self.seats)) if self.is_person(i)]
+        if not self.can_drive() or people not in ([], [self.seat]):
+            self.message = "Run to end would play other people's seats: it is not available while others play."
+            self.version += 1
+            return
+        super().run_to_end()

@@ -322,8 +322,9 @@ class ControlsView(Viewer):
         claims = m.person_claims()
         self.claim.visible = bool(claims) or g.rules.rent_claim
         self.claim.disabled = not claims
-        self.next.disabled = self.run_end.disabled = g.is_over
-        self.autoplay.disabled = g.is_over
+        watching = not getattr(m, "can_drive", lambda: True)()
+        self.next.disabled = self.run_end.disabled = g.is_over or watching
+        self.autoplay.disabled = g.is_over or watching
         self.undo.disabled = not any(m.is_person(a.player) for a in g.history)
         grouped: dict[str, list[str]] = {}
         for b, r in off:
