@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 5006
 
-.PHONY: app test lint bench soak clean chromium postgres
+.PHONY: app test lint lab bench soak clean chromium postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -45,11 +45,16 @@ postgres:
 
 ## test: install laspoly with the test extras (and Chromium and PostgreSQL) and run ruff and the whole suite
 test: $(VENV)/.test-installed chromium postgres
-	$(BIN)/ruff check laspoly tests benchmarks apps
+	$(BIN)/ruff check laspoly tests benchmarks apps tools
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.test-installed
-	$(BIN)/ruff check laspoly tests benchmarks apps
+	$(BIN)/ruff check laspoly tests benchmarks apps tools
+
+## lab: open the lessons in JupyterLab from the project's .venv
+lab: $(VENV)/.test-installed
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check jupyterlab
+	$(BIN)/jupyter lab notebooks
 
 ## bench: speed figures (median of repeated runs)
 bench: $(VENV)/.test-installed

@@ -41,13 +41,24 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:  # type: i
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_ARGS}
 
 
-def start_server(db_url: str, port: int | None = None) -> tuple[subprocess.Popen[bytes], str]:
-    """Start ``laspoly serve`` on loopback with its own game database; returns the process and its URL."""
+APP = Path(__file__).resolve().parents[1] / "apps" / "laspoly_app.py"
+
+
+def start_server(db_url: str, port: int | None = None, num_procs: int = 1) -> tuple[subprocess.Popen[bytes], str]:
+    """Start the dashboard on loopback with its own game database; returns the process and its URL.
+
+    One process: ``laspoly serve``; several: ``panel serve apps/laspoly_app.py --num-procs N``.
+    """
     port = port or _free_port()
     env = {**os.environ, "LASPOLY_DB": db_url}
-    proc = subprocess.Popen([sys.executable, "-m", "laspoly", "serve", "--port", str(port), "--address", "127.0.0.1"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    url = f"http://127.0.0.1:{port}/"
+    if num_procs == 1:
+        cmd = [sys.executable, "-m", "laspoly", "serve", "--port", str(port), "--address", "127.0.0.1"]
+        url = f"http://127.0.0.1:{port}/"
+    else:
+        cmd = [sys.executable, "-m", "panel", "serve", str(APP), "--port", str(port), "--address", "127.0.0.1",
+               "--num-procs", str(num_procs), "--allow-websocket-origin", f"127.0.0.1:{port}"]
+        url = f"http://127.0.0.1:{port}/laspoly_app"
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     deadline = time.time() + 60
     while time.time() < deadline:
         try:

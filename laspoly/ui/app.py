@@ -7,6 +7,7 @@ browsers never share a game.
 
 from __future__ import annotations
 
+import logging
 import os
 from functools import lru_cache
 from typing import Any
@@ -98,6 +99,8 @@ class Dashboard(Viewer):
                     m._changed()
         except StoreError as exc:
             m.message = f"The game database is not available: {exc}"
+        except Exception:  # a poll must never stop the session's timer
+            logging.getLogger("laspoly.rooms").exception("polling the room failed")
 
     def _navigate(self, event: Any) -> None:
         if event.new and pn.state.location is not None:

@@ -652,7 +652,7 @@ class FilesView(Viewer):
 
 def _base_url() -> str:
     loc = pn.state.location
-    if loc is None or not loc.href:
+    if loc is None or not loc.href or not loc.href.startswith("http"):
         return ""
     return loc.href.split("?")[0]
 
@@ -666,7 +666,10 @@ class InviteView(Viewer):
         super().__init__(**params)
         self.links = pn.pane.HTML(sizing_mode="stretch_width")
         self.swaps = pn.Column(sizing_mode="stretch_width")
+        self.selects: list[pn.widgets.Select] = []
         self.model.param.watch(lambda *_: self.refresh(), ["version"])
+        if pn.state.location is not None:  # the page's address arrives after the first render
+            pn.state.location.param.watch(lambda *_: self.refresh(), ["href"])
         self.refresh()
 
     def refresh(self) -> None:
@@ -675,7 +678,6 @@ class InviteView(Viewer):
         links = m.links()
         if not links:
             self.links.object = "<p>Only the person who started this game can invite others and swap seats.</p>"
-            self.swaps.objects = []
             return
         base = _base_url()
         rows = []
@@ -691,13 +693,16 @@ class InviteView(Viewer):
         self.links.object = ("<p>Send each person their seat's link; open the spectator link on the projector. "
                              "Seats nobody has joined are played by a bot until someone opens their link.</p>"
                              f"<table>{''.join(rows)}</table>")
-        if len(self.swaps.objects) != len(m.game.players):
-            selects = []
+        if len(self.selects) != len(m.game.players):
+            self.selects = []
             for k, p in enumerate(m.game.players):
                 select = pn.widgets.Select(label=f"Seat {k + 1}: {p.name}", options=list(SEAT_CHOICES), value=m.seats[k], width=220)
                 select.param.watch(lambda e, k=k: self.model.set_seat(k, e.new) if e.new != self.model.seats[k] else None, "value")
-                selects.append(select)
-            self.swaps.objects = [pn.pane.HTML("<b>Who plays each seat</b>"), pn.Row(*selects)]
+                self.selects.append(select)
+            self.swaps.objects = [pn.pane.HTML("<b>Who plays each seat</b>"), pn.Row(*self.selects)]
+        for k, select in enumerate(self.selects):
+            if select.value != m.seats[k]:
+                select.value = m.seats[k]
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(self.links, self.swaps, sizing_mode="stretch_width")
