@@ -51,6 +51,10 @@ test: $(VENV)/.test-installed chromium postgres
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check laspoly tests benchmarks apps tools
 
+## soak: 100,000 checked bot games across presets and seeds (kept out of make test)
+soak: $(VENV)/.app-installed
+	$(BIN)/laspoly soak --games 100000 --workers 2
+
 ## lab: open the lessons in JupyterLab from the project's .venv
 lab: $(VENV)/.test-installed
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check jupyterlab

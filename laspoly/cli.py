@@ -143,6 +143,19 @@ def cmd_tournament(args: argparse.Namespace) -> int:
     return _emit(args, d, r.to_frame(), "\n".join(lines))
 
 
+def cmd_soak(args: argparse.Namespace) -> int:
+    from tqdm import tqdm
+
+    from laspoly.analysis.soak import soak
+
+    with tqdm(total=args.games, disable=args.quiet, delay=1.0, file=sys.stderr, unit="game") as bar:
+        report = soak(args.games, seed=args.seed, workers=args.workers, fault=args.fault, progress=bar.update)
+    print(report.summary())
+    for failure in report.failures[:20]:
+        print(f"FAILURE {failure}")
+    return 0 if report.ok else 1
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import panel as pn
 
@@ -231,6 +244,14 @@ def build_parser() -> argparse.ArgumentParser:
     rules.add_argument("--variant", choices=preset_names())
     rules.set_defaults(func=cmd_rules)
     _add_analysis_commands(sub)
+    so = sub.add_parser("soak", help="many checked bot games across presets: invariants after every event")
+    so.add_argument("--games", type=int, default=1000)
+    so.add_argument("--seed", type=int, default=0)
+    so.add_argument("--workers", type=int, default=1)
+    so.add_argument("--fault", help="inject a deliberately broken rule (to see the soak catch it)")
+    so.add_argument("--quiet", action="store_true")
+    so.set_defaults(func=cmd_soak)
+
     serve = sub.add_parser("serve", help="serve the dashboard (as `panel serve apps/laspoly_app.py` does)")
     serve.add_argument("--port", type=int, default=5006)
     serve.add_argument("--address", default="localhost")
