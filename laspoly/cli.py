@@ -59,6 +59,34 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_check(args: argparse.Namespace) -> int:
+    """Validate a board or save file and say what it is; a bad file is one clear error line."""
+    from pathlib import Path
+
+    from laspoly.engine.errors import BoardError, SaveFileError
+    from laspoly.record import MAX_SAVE_BYTES
+    from laspoly.rules.board import MAX_BOARD_BYTES, load_board
+
+    path = Path(args.file)
+    try:
+        size = path.stat().st_size
+        with path.open("rb") as fh:
+            head = fh.read(2048)
+    except OSError as exc:
+        raise SaveFileError(f"cannot read {path.name}: {exc.strerror}") from None
+    if b"laspoly-board" in head:
+        if size > MAX_BOARD_BYTES:
+            raise BoardError(f"{path.name}: {size} bytes is over the {MAX_BOARD_BYTES}-byte limit for a board file")
+        board = load_board(path)
+        print(f"{path.name}: a valid board '{board.id}' with {board.size} fields and {sum(len(d) for d in board.decks.values())} cards")
+        return 0
+    if size > MAX_SAVE_BYTES:
+        raise SaveFileError(f"{path.name} is {size} bytes; save files are limited to {MAX_SAVE_BYTES} bytes")
+    game = load_game(path)
+    print(f"{path.name}: a valid save file of a {game.preset.id} game, {len(game.history)} actions, round {game.round}")
+    return 0
+
+
 def cmd_rules(args: argparse.Namespace) -> int:
     if args.variant:
         for name, value in load_preset(args.variant).rules.as_dict().items():
@@ -240,6 +268,10 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--quiet", action="store_true")
     rep.set_defaults(func=cmd_replay)
 
+    check = sub.add_parser("check", help="validate a board file or a save file")
+    check.add_argument("file")
+    check.set_defaults(func=cmd_check)
+
     rules = sub.add_parser("rules", help="list the rule options, or a preset's values")
     rules.add_argument("--variant", choices=preset_names())
     rules.set_defaults(func=cmd_rules)
@@ -269,6 +301,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(args.func(args))
     except (LaspolyError, ValueError) as exc:
         print(f"laspoly: error: {exc}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("laspoly: error: the file is too large to read", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

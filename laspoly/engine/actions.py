@@ -160,7 +160,7 @@ ACTION_TYPES: dict[str, type[Action]] = {cls.__name__: cls for cls in Action.__s
 
 def action_from_dict(data: Any) -> Action:
     """Rebuild an action from :meth:`Action.as_dict` output, checking every field's type."""
-    if not isinstance(data, dict) or data.get("type") not in ACTION_TYPES:
+    if not isinstance(data, dict) or not isinstance(data.get("type"), str) or data["type"] not in ACTION_TYPES:
         raise SaveFileError(f"not an action: {str(data)[:120]}")
     cls = ACTION_TYPES[data["type"]]
     kwargs: dict[str, Any] = {}

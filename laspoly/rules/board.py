@@ -216,9 +216,11 @@ def _parse_field(p: _Problems, i: int, raw: Any) -> Field | None:
             p.add(f"{where}.to", f"must be 'bank' or 'pot', not {to!r}")
         kw["to"] = to
     if kind == "card":
-        if not isinstance(raw.get("deck"), str):
+        deck = raw.get("deck")
+        if not isinstance(deck, str):
             p.add(f"{where}.deck", "a card field names its deck")
-        kw["deck"] = raw.get("deck")
+            deck = None
+        kw["deck"] = deck
     return Field(index=i, kind=kind, name=name, **kw)
 
 
@@ -226,6 +228,7 @@ def _parse_street(p: _Problems, where: str, raw: dict, kw: dict[str, Any]) -> No
     group = raw.get("group")
     if not isinstance(group, str):
         p.add(f"{where}.group", "a street belongs to a colour group")
+        group = None
     kw["group"] = group
     rents = raw.get("rents")
     if not isinstance(rents, list) or not 1 <= len(rents) <= 6:
@@ -254,7 +257,7 @@ def _parse_card(p: _Problems, deck: str, i: int, raw: Any, size: int) -> Card | 
     _check_keys(p, where, raw, _CARD_KEYS)
     text = p.names(where, raw.get("text"))
     effect = raw.get("effect")
-    if not isinstance(effect, dict) or effect.get("type") not in CARD_EFFECTS:
+    if not isinstance(effect, dict) or not isinstance(effect.get("type"), str) or effect["type"] not in CARD_EFFECTS:
         found = effect.get("type") if isinstance(effect, dict) else effect
         p.add(where, f"effect type {str(found)[:40]!r} is not one of {', '.join(CARD_EFFECTS)}")
         return None
@@ -371,7 +374,7 @@ def _check_board(p: _Problems, fields: list[Field | None], decks: dict[str, tupl
     if "go_to_prison" in kinds and "prison" not in kinds:
         p.add("fields", "a go-to-prison field needs a prison field")
     for f in fields:
-        if f is not None and f.kind == "card" and f.deck not in decks:
+        if f is not None and f.kind == "card" and f.deck is not None and f.deck not in decks:
             p.add(f"fields[{f.index}]", f"deck {f.deck!r} is not in 'decks'")
     for name, cards in decks.items():
         for c in cards:
