@@ -189,9 +189,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from laspoly.ui.app import build_app
 
-    pn.extension("filedropper", sizing_mode="stretch_width", notifications=False)
+    def app() -> object:
+        pn.extension("filedropper", sizing_mode="stretch_width", notifications=False)  # inside the session, as panel serve does
+        return build_app()
+
     print(f"Serving the Las Poly dashboard at http://{args.address}:{args.port}/ (Ctrl+C stops it)", flush=True)
-    pn.serve(build_app, port=args.port, address=args.address, show=args.show, title="Las Poly",
+    pn.serve(app, port=args.port, address=args.address, show=args.show, title="Las Poly",
              websocket_origin=args.allow_websocket_origin or [f"{args.address}:{args.port}", f"localhost:{args.port}"])
     return 0
 

@@ -171,3 +171,18 @@ def test_every_preset_plays_to_the_end_in_the_dashboard(preset: str) -> None:
     d = Dashboard(m)
     m.run_to_end()
     assert m.game.is_over and d.players.table.object
+
+
+def test_a_callback_that_raises_shows_an_error_and_the_session_keeps_working(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    d = Dashboard(_model("1-2"))
+    m = d.model
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("injected fault")
+
+    monkeypatch.setattr(m, "step", broken)
+    d.controls.next.clicks += 1
+    assert "injected fault" in m.message and "Something went wrong" in d.controls.message.object
+    monkeypatch.undo()
+    d.controls.roll.clicks += 1
+    assert m.game.phase == "buy"

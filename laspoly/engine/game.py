@@ -151,7 +151,12 @@ class Game:
         self.preset = preset if isinstance(preset, Preset) else load_preset(preset)
         self.board: Board = board or self.preset.board
         self.rules: RuleOptions = self.preset.rules.with_overrides(rules)
-        names = [f"Player {i + 1}" for i in range(players)] if isinstance(players, int) else players
+        if isinstance(players, int) and not isinstance(players, bool):
+            if not 2 <= players <= MAX_PLAYERS:
+                raise SetupError(f"a game needs 2 to {MAX_PLAYERS} players")
+            names: Any = [f"Player {i + 1}" for i in range(players)]
+        else:
+            names = players
         if not isinstance(names, list | tuple) or not 2 <= len(names) <= MAX_PLAYERS:
             raise SetupError(f"a game needs 2 to {MAX_PLAYERS} players")
         names = [clean_name(n) for n in names]

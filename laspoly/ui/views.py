@@ -12,6 +12,7 @@ import functools
 import html
 import io
 import json
+import logging
 import math
 from collections.abc import Callable
 from importlib import resources
@@ -37,6 +38,20 @@ BUTTON_CSS = ".bk-btn[disabled] { opacity: 0.4; cursor: not-allowed; filter: gra
 
 MARKER_GLYPHS = {"circle": "●", "square": "■", "triangle": "▲", "diamond": "◆", "inverted_triangle": "▼", "hex": "⬢",
                  "star": "★", "plus": "✚"}
+
+
+def guarded(model: GameModel, callback: Callable[[Any], Any]) -> Callable[[Any], None]:
+    """Run a click's callback; if it fails, show the error on the page and keep the session going."""
+
+    def run(event: Any) -> None:
+        try:
+            callback(event)
+        except Exception as exc:  # a bug must not end the session: say so and carry on
+            logging.getLogger("laspoly.ui").exception("a dashboard callback failed")
+            model.message = f"Something went wrong ({type(exc).__name__}: {str(exc)[:200]}). The game is unchanged; please try again."
+            model.version += 1
+
+    return run
 
 
 def esc(text: Any) -> str:
@@ -218,7 +233,7 @@ class ControlsView(Viewer):
                 action = make(who)
                 if action is not None:
                     self.model.act(action)
-        button.on_click(click)
+        button.on_click(guarded(self.model, click))
 
     def _wire(self) -> None:
         m = self.model
@@ -240,12 +255,12 @@ class ControlsView(Viewer):
         self._on(self.propose, self._trade)
         self._on(self.accept, lambda p: self._offer_action(p, A.AcceptTrade))
         self._on(self.reject, lambda p: self._offer_action(p, A.DeclineTrade))
-        self.claim.on_click(lambda _: [m.act(c) for c in m.person_claims()[:1]])
-        self.confirm.on_click(lambda _: m.confirm())
-        self.cancel.on_click(lambda _: m.cancel())
-        self.next.on_click(lambda _: m.step())
-        self.run_end.on_click(lambda _: m.run_to_end())
-        self.undo.on_click(lambda _: m.undo())
+        self.claim.on_click(guarded(m, lambda _: [m.act(c) for c in m.person_claims()[:1]]))
+        self.confirm.on_click(guarded(m, lambda _: m.confirm()))
+        self.cancel.on_click(guarded(m, lambda _: m.cancel()))
+        self.next.on_click(guarded(m, lambda _: m.step()))
+        self.run_end.on_click(guarded(m, lambda _: m.run_to_end()))
+        self.undo.on_click(guarded(m, lambda _: m.undo()))
         self.autoplay.param.watch(self._toggle_autoplay, "value")
         self.speed.param.watch(self._set_speed, "value")
         self.partner.param.watch(lambda *_: self._refresh_trade(), "value")
