@@ -34,7 +34,7 @@ class Event:
     def text(self, namer: Namer, lang: str = "en") -> str:
         """The event as a sentence in ``lang`` (English when no translation exists)."""
         template = self.templates.get(lang) or self.templates["en"]
-        return template.format(**self._values(namer, lang))
+        return _contract(template.format(**self._values(namer, lang)), lang)
 
     def _values(self, namer: Namer, lang: str) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -82,6 +82,15 @@ REASONS = {
         "net_worth": "mayor patrimonio al límite", "mortgage": "una hipoteca",
     },
 }
+
+
+def _contract(text: str, lang: str) -> str:
+    """Spanish contracts "a el" and "de el"; a sentence that starts with the bank or the pot gets a capital."""
+    if lang == "es":
+        text = text.replace(" a el ", " al ").replace(" de el ", " del ")
+    if text.startswith(("the ", "el ", "la ")):  # never a player's name: those are shown as typed
+        text = text[:1].upper() + text[1:]
+    return text
 
 
 def _t(en: str, es: str) -> dict[str, str]:
@@ -132,8 +141,8 @@ class Paid(Event):
         """Rent names its field: "Ana paid 150 LPD rent to Ben for Fremont Street"."""
         if self.reason == "rent" and self.field >= 0:
             v = self._values(namer, lang)
-            return (_t("{who} paid {amount} rent to {to} for {field}.", "{who} pagó {amount} de alquiler a {to} por {field}.")
-                    .get(lang, "{who} paid {amount} rent to {to} for {field}.").format(**v))
+            return _contract(_t("{who} paid {amount} rent to {to} for {field}.", "{who} pagó {amount} de alquiler a {to} por {field}.")
+                             .get(lang, "{who} paid {amount} rent to {to} for {field}.").format(**v), lang)
         return Event.text(self, namer, lang)
 
 
