@@ -294,17 +294,23 @@ class GameModel(param.Parameterized):
         data_bytes = json.dumps(data, ensure_ascii=False).encode()
         return io.BytesIO(data_bytes)
 
-    def load_json(self, raw: bytes, name: str = "save file") -> bool:
-        """Load a save file; a bad one leaves the current game untouched and sets :attr:`message`."""
+    def read_save(self, raw: bytes, name: str = "save file") -> Game | None:
+        """Check and replay a save file; a bad one gives None and a message, leaving the game untouched."""
         if len(raw) > MAX_SAVE_BYTES:
             self.message = f"{name} is larger than the {MAX_SAVE_BYTES // 1_000_000} MB limit for save files."
             self.version += 1
-            return False
+            return None
         try:
-            game = game_from_json(raw, name)
+            return game_from_json(raw, name)
         except LaspolyError as exc:
             self.message = f"Could not load {name}: {exc}"
             self.version += 1
+            return None
+
+    def load_json(self, raw: bytes, name: str = "save file") -> bool:
+        """Load a save file; a bad one leaves the current game untouched and sets :attr:`message`."""
+        game = self.read_save(raw, name)
+        if game is None:
             return False
         seats = self.seats if len(self.seats) == len(game.players) else [PERSON] + ["basic"] * (len(game.players) - 1)
         self._install(game, seats)

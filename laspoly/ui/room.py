@@ -257,17 +257,8 @@ class RoomGameModel(RoomModel):
 
     def load_json(self, raw: bytes, name: str = "save file") -> bool:
         """Load a save file into a new room of this browser's; a bad file leaves the current game untouched."""
-        from laspoly.record import MAX_SAVE_BYTES, game_from_json
-
-        if len(raw) > MAX_SAVE_BYTES:
-            self.message = f"{name} is larger than the {MAX_SAVE_BYTES // 1_000_000} MB limit for save files."
-            self.version += 1
-            return False
-        try:
-            game = game_from_json(raw, name)
-        except LaspolyError as exc:
-            self.message = f"Could not load {name}: {exc}"
-            self.version += 1
+        game = self.read_save(raw, name)
+        if game is None:
             return False
         owner = self.owner_key or new_owner_key()
         room_id = token()
