@@ -186,3 +186,12 @@ def test_a_callback_that_raises_shows_an_error_and_the_session_keeps_working(mon
     monkeypatch.undo()
     d.controls.roll.clicks += 1
     assert m.game.phase == "buy"
+
+
+def test_the_engine_says_what_a_voluntary_action_costs_for_the_L19_warning() -> None:
+    m = _model("1-2")
+    g = m.game
+    m.act(A.Roll(0))
+    assert g.cost_of(A.Buy(0)) == 80 and g.cost_of(A.Roll(0)) == 0
+    g.owner[7] = 0
+    assert g.cost_of(A.Build(0, 7, "house")) == 50 and g.cost_of(A.Build(0, 7, "factory")) == 100

@@ -161,7 +161,7 @@ class BasicBot(Bot):
                     return A.Repay(me, j)
                 continue
             action = self._candidate(game, me, streets)
-            if action is not None and self._cost(game, action) < budget and game.why_illegal(action) is None:
+            if action is not None and game.build_cost(action.field, action.building) < budget and game.why_illegal(action) is None:
                 return action
         return None
 
@@ -192,12 +192,6 @@ class BasicBot(Bot):
         if level[j] == game.rules.max_houses and game.rules.hotels:
             return A.Build(me, j, "hotel")
         return None
-
-    @staticmethod
-    def _cost(game: Game, a: A.Build) -> int:
-        if a.building == "factory":
-            return game.fields[a.field].factory_price
-        return game.hotel_price(a.field) if a.building == "hotel" else game.house_price(a.field)
 
     def _raise_money(self, game: Game, me: int) -> A.Action:
         """Sell buildings from the most built street, then mortgage, then sell to the bank."""

@@ -302,6 +302,35 @@ class Game:
         f = self.fields[index]
         return f.mortgage if self.rules.house_price == "mortgage_value" else f.hotel_price
 
+    def build_cost(self, index: int, building: str) -> int:
+        """What a house, hotel or factory costs on this street."""
+        if building == "factory":
+            return self.fields[index].factory_price
+        return self.hotel_price(index) if building == "hotel" else self.house_price(index)
+
+    def cost_of(self, action: A.Action) -> int:
+        """What a voluntary action would take from the player's cash now (0 for actions that pay nothing).
+
+        This is the amount L19 looks at: a voluntary payment that leaves exactly zero puts the player out.
+        """
+        if isinstance(action, A.Buy):
+            return self.fields[self.pending_field].price if self.pending_field >= 0 else 0
+        if isinstance(action, A.Build):
+            return self.build_cost(action.field, action.building)
+        if isinstance(action, A.Repay):
+            return self.repay_price(action.field)
+        if isinstance(action, A.Travel):
+            return self.train_fare(self.players[action.player].pos, action.field)
+        if isinstance(action, A.PayFine):
+            return self.rules.jail_fine
+        if isinstance(action, A.PlaceBid):
+            return action.amount
+        if isinstance(action, A.AcceptTrade) and action.offer in self.offers:
+            return max(0, -self.offers[action.offer].cash)
+        if isinstance(action, A.ProposeTrade):
+            return max(0, action.cash)
+        return 0
+
     def repay_price(self, index: int) -> int:
         """Mortgage value plus interest rounded up (L18) plus any flat fee (S7)."""
         m = self.fields[index].mortgage
@@ -582,7 +611,6 @@ class Game:
                 return "this street allows no factory"
             if self.level[i]:
                 return "a factory goes only on a street with no building"
-            cost = self.fields[i].factory_price
         elif a.building == "hotel":
             if not r.hotels or r.max_houses == 0:
                 return "these rules have no hotels"
@@ -592,7 +620,6 @@ class Game:
                 return f"a hotel needs {r.max_houses} houses on every street of the group without a factory"
             if r.building_shortage and self.hotels_left < 1:
                 return "the bank has no hotels left"
-            cost = self.hotel_price(i)
         elif a.building == "house":
             if self.level[i] >= r.max_houses:
                 return f"a street holds at most {r.max_houses} houses"
@@ -600,9 +627,9 @@ class Game:
                 return "you must build evenly across the group"
             if r.building_shortage and self.houses_left < 1:
                 return "the bank has no houses left"
-            cost = self.house_price(i)
         else:
             return f"there is no building called {a.building!r}"
+        cost = self.build_cost(i, a.building)
         if cost > self.players[a.player].cash:
             return f"it costs {self.money(cost)} and you have {self.money(self.players[a.player].cash)}"
         return None
@@ -1322,15 +1349,13 @@ class Game:
 
     def _do_build(self, a: A.Build) -> None:
         i = a.field
+        cost = self.build_cost(i, a.building)
         if a.building == "factory":
-            cost = self.fields[i].factory_price
             self.factory[i] = True
             self.factories += 1
         elif a.building == "hotel":
-            cost = self.hotel_price(i)
             self._set_level(i, self.hotel_level)
         else:
-            cost = self.house_price(i)
             self._set_level(i, self.level[i] + 1)
         self._emit(E.Built(a.player, i, a.building, cost))
         self._pay_voluntary(a.player, BANK, cost)

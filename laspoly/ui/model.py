@@ -187,23 +187,8 @@ class GameModel(param.Parameterized):
     def _hits_zero(self, action: A.Action) -> bool:
         """L19: would this voluntary payment leave the player's cash at exactly zero?"""
         g = self.game
-        if g.rules.elimination != "zero":
-            return False
-        cash = g.players[action.player].cash
-        cost = 0
-        if isinstance(action, A.Buy):
-            cost = g.fields[g.pending_field].price
-        elif isinstance(action, A.Build):
-            cost = BasicBot._cost(g, action)
-        elif isinstance(action, A.Repay):
-            cost = g.repay_price(action.field)
-        elif isinstance(action, A.Travel):
-            cost = g.train_fare(g.players[action.player].pos, action.field)
-        elif isinstance(action, A.PayFine):
-            cost = g.rules.jail_fine
-        elif isinstance(action, A.PlaceBid):
-            cost = action.amount
-        return cost > 0 and cash == cost
+        cost = g.cost_of(action)
+        return g.rules.elimination == "zero" and cost > 0 and g.players[action.player].cash == cost
 
     # ------------------------------------------------------------ bots and pace
 
