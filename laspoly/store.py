@@ -119,7 +119,7 @@ class Store:
 
     # -- connection plumbing, per implementation
     @contextmanager
-    def _tx(self) -> Iterator[Any]:  # pragma: no cover - abstract
+    def _tx(self, write: bool = True) -> Iterator[Any]:  # pragma: no cover - abstract
         raise NotImplementedError
         yield
 
@@ -152,7 +152,7 @@ class Store:
 
     def room(self, room_id: str) -> Room:
         """A room by id; an unknown id is a :class:`StoreError`."""
-        with self._tx() as cur:
+        with self._tx(write=False) as cur:
             cur.execute(self._q("SELECT id, created, owner_hash, spectator_hash, setup, seats, lang FROM rooms WHERE id = ?"), (room_id,))
             row = cur.fetchone()
         if row is None:
@@ -162,7 +162,7 @@ class Store:
 
     def rooms_of(self, owner_key: str) -> list[tuple[str, float, int]]:
         """The owner's rooms: (id, created, actions), newest first."""
-        with self._tx() as cur:
+        with self._tx(write=False) as cur:
             cur.execute(self._q("SELECT r.id, r.created, (SELECT COUNT(*) FROM actions a WHERE a.room_id = r.id) "
                                 "FROM rooms r WHERE r.owner_hash = ? ORDER BY r.created DESC"), (digest(owner_key),))
             return [(r[0], r[1], int(r[2])) for r in cur.fetchall()]
@@ -195,13 +195,13 @@ class Store:
 
     def actions(self, room_id: str, since: int = 0) -> list[dict[str, Any]]:
         """The stored actions from index ``since`` on, in order."""
-        with self._tx() as cur:
+        with self._tx(write=False) as cur:
             cur.execute(self._q("SELECT action FROM actions WHERE room_id = ? AND idx >= ? ORDER BY idx"), (room_id, since))
             return [json.loads(r[0]) for r in cur.fetchall()]
 
     def count(self, room_id: str) -> int:
         """How many actions are stored for the room."""
-        with self._tx() as cur:
+        with self._tx(write=False) as cur:
             cur.execute(self._q("SELECT COUNT(*) FROM actions WHERE room_id = ?"), (room_id,))
             return int(cur.fetchone()[0])
 
@@ -212,7 +212,7 @@ class Store:
 
     def refusals(self, room_id: str) -> list[str]:
         """The refusals logged for a room."""
-        with self._tx() as cur:
+        with self._tx(write=False) as cur:
             cur.execute(self._q("SELECT reason FROM refusals WHERE room_id = ? ORDER BY at"), (room_id,))
             return [r[0] for r in cur.fetchall()]
 
@@ -242,10 +242,10 @@ class SqliteStore(Store):
         return conn
 
     @contextmanager
-    def _tx(self) -> Iterator[Any]:
+    def _tx(self, write: bool = True) -> Iterator[Any]:
         conn = self._conn()
         cur = conn.cursor()
-        cur.execute("BEGIN IMMEDIATE")
+        cur.execute("BEGIN IMMEDIATE" if write else "BEGIN")  # readers never wait for the write lock in WAL
         try:
             yield cur
         except BaseException:
@@ -285,7 +285,7 @@ class PostgresStore(Store):
         return conn
 
     @contextmanager
-    def _tx(self) -> Iterator[Any]:
+    def _tx(self, write: bool = True) -> Iterator[Any]:
         conn = self._conn()
         try:
             with conn.cursor() as cur:

@@ -185,7 +185,7 @@ def _finish_turn(page: Page) -> None:
 def _invite_link(page: Page, label: str) -> str:
     _tab(page, "Invite")
     row = page.locator("tr", has_text=label).first
-    expect(row.locator("code")).to_contain_text("http", timeout=10_000)
+    expect(row.locator("code")).to_contain_text("http", timeout=15_000)
     return str(row.locator("code").inner_text()).strip()
 
 
@@ -217,23 +217,23 @@ def _two_seats(browser, server: str, screenshot_dir: Path, offline_cdn_ok: bool 
     _tab(a, "Play")
     # Ana moves on her device; Ben and the projector see it within a second or two
     _button(a, "Roll").click()
-    expect(b.get_by_text("Ana rolled 1 and 3.", exact=True)).to_be_visible(timeout=5_000)
-    expect(c.get_by_text("Ana rolled 1 and 3.", exact=True)).to_be_visible(timeout=5_000)
+    expect(b.get_by_text("Ana rolled 1 and 3.", exact=True)).to_be_visible(timeout=15_000)
+    expect(c.get_by_text("Ana rolled 1 and 3.", exact=True)).to_be_visible(timeout=15_000)
     # neither Ben nor the spectator can act for Ana
     expect(_button(b, "Roll")).to_be_disabled()
     expect(_button(c, "Roll")).to_be_disabled()
     expect(_button(c, "Next")).to_be_disabled()
     _button(a, "End turn").click()
     # Ben's turn, on Ben's device; now Ana cannot act
-    expect(_button(b, "Roll")).to_be_enabled(timeout=5_000)
+    expect(_button(b, "Roll")).to_be_enabled(timeout=15_000)
     expect(_button(a, "Roll")).to_be_disabled()
     _button(b, "Roll").click()
-    expect(a.get_by_text("Ben rolled 1 and 2.", exact=True)).to_be_visible(timeout=5_000)
+    expect(a.get_by_text("Ben rolled 1 and 2.", exact=True)).to_be_visible(timeout=15_000)
     _button(b, "Don't buy").click()
     _button(b, "End turn").click()
     # the bot in seat 3 moves by itself; then it is Ana's turn again, on every device
-    expect(a.get_by_text("Cy rolled", exact=False)).to_be_visible(timeout=10_000)
-    expect(c.get_by_text(re.compile(r"^Round 2 \(turn 4\): Ana"))).to_be_visible(timeout=10_000)
+    expect(a.get_by_text("Cy rolled", exact=False)).to_be_visible(timeout=15_000)
+    expect(c.get_by_text(re.compile(r"^Round 2 \(turn 4\): Ana"))).to_be_visible(timeout=15_000)
     # a reload keeps the game
     status = _status(b).inner_text()
     b.reload()
@@ -255,7 +255,7 @@ def test_a_room_survives_killing_the_server_during_autoplay(browser, tmp_path: P
     proc, url = start_server(db)
     page = browser.new_page()
     _open(page, url)
-    page.wait_for_url(re.compile("room="), timeout=10_000)
+    page.wait_for_url(re.compile("room="), timeout=15_000)
     _tab(page, "Invite")
     _input(page, "Seat 1: Ana").select_option("basic")
     _tab(page, "Play")
