@@ -97,32 +97,6 @@ def binomial_two_sided_p(k: int, n: int, p: float = 0.5) -> float:
     return min(1.0, sum(q for i in range(n + 1) if (q := pmf(i)) <= observed * (1 + 1e-9)))
 
 
-def equal_rates_test(wins: list[int], games: list[int]) -> tuple[float, float]:
-    """Chi-square test that every group wins at the same rate: (statistic, p-value)."""
-    total_w, total_n = sum(wins), sum(games)
-    if total_n == 0 or total_w in (0, total_n) or len(wins) < 2:
-        return (0.0, 1.0)
-    p = total_w / total_n
-    stat = 0.0
-    for w, n in zip(wins, games, strict=True):
-        if n:
-            expected_w, expected_l = n * p, n * (1 - p)
-            stat += (w - expected_w) ** 2 / expected_w + ((n - w) - expected_l) ** 2 / expected_l
-    return (stat, chi2_sf(stat, len(wins) - 1))
-
-
-def two_proportion_p(w1: int, n1: int, w2: int, n2: int) -> float:
-    """Two-sided p-value that two win rates are equal (pooled z-test)."""
-    if not n1 or not n2:
-        return 1.0
-    pooled = (w1 + w2) / (n1 + n2)
-    se = math.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
-    if se == 0:
-        return 1.0
-    z = abs(w1 / n1 - w2 / n2) / se
-    return math.erfc(z / math.sqrt(2))
-
-
 def percentile(values: list[float], q: float) -> float:
     """The ``q`` quantile (0-1) by linear interpolation."""
     if not values:
