@@ -10,6 +10,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
+# a loaded 2-core machine can take more than Playwright's default 5 s to push an update to the page
+expect.set_options(timeout=15_000)
 
 SCRIPT = "3-4 6-5 1-2 3-4 1-1 3-4 2-3 1-2 1-2 2-3"
 
