@@ -388,6 +388,21 @@ def test_L12_a_factory_sells_back_for_half_its_price_leaving_the_street_unbuilt(
     assert cash(g)[ANA] == 1300 - 100 + 50
 
 
+def test_L12_L17_a_factory_sale_must_keep_the_group_even() -> None:
+    g = new_game()
+    give(g, ANA, "Glitter Gulch", "Fremont Street")
+    act(g, A.Build, 3, "factory")
+    act(g, A.Build, 1, "house")
+    act(g, A.Build, 1, "house")
+    before = g.digest()
+    with pytest.raises(IllegalActionError, match="leave the group uneven"):
+        g.apply(A.SellBuilding(ANA, 3))
+    assert g.digest() == before
+    act(g, A.SellBuilding, 1)
+    act(g, A.SellBuilding, 3)
+    assert not g.factory[3] and g.level[1] == 1 and g.level[3] == 0
+
+
 def test_L12_option_landing_pays_factory_income_when_someone_lands() -> None:
     g = new_game("1-2", rules={"factory_income_when": "landing"})
     give(g, BEN, "Glitter Gulch")

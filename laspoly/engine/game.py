@@ -652,7 +652,13 @@ class Game:
         if reason:
             return reason
         i = a.field
-        if self.factory[i] or self.level[i] == self.hotel_level:
+        if self.factory[i]:
+            # L12 with L17: the street comes back unbuilt and rejoins the group's evenness, so the sale
+            # must keep the group even: the other streets without a factory hold at most one house
+            if max((self.level[j] for j in self.group_of[i] if j != i and not self.factory[j]), default=0) > 1:
+                return "selling the factory would leave the group uneven: sell the other streets down to one house first"
+            return None
+        if self.level[i] == self.hotel_level:
             return None
         if not self.level[i]:
             return "there is no building on it"
