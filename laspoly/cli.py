@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import time
 from collections.abc import Sequence
 from typing import Any
 
@@ -176,25 +177,29 @@ def cmd_soak(args: argparse.Namespace) -> int:
 
     from laspoly.analysis.soak import soak
 
+    start = time.perf_counter()
     with tqdm(total=args.games, disable=args.quiet, delay=1.0, file=sys.stderr, unit="game") as bar:
         report = soak(args.games, seed=args.seed, workers=args.workers, fault=args.fault, progress=bar.update)
-    print(report.summary())
-    for failure in report.failures[:20]:
-        print(f"FAILURE {failure}")
+    seconds = time.perf_counter() - start
+    if args.json:
+        print(json.dumps({**report.to_dict(), "seed": args.seed, "workers": args.workers, "seconds": round(seconds, 1)}))
+    else:
+        print(report.summary())
+        print("by preset: " + ", ".join(f"{k} {v}" for k, v in sorted(report.by_preset.items())))
+        print("endings: " + ", ".join(f"{k} {v}" for k, v in sorted(report.endings.items())))
+        print(f"{seconds:.1f} s on {args.workers} worker(s)")
+        for failure in report.failures[:20]:
+            print(f"FAILURE {failure}")
     return 0 if report.ok else 1
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
     import panel as pn
 
-    from laspoly.ui.app import build_app
-
-    def app() -> object:
-        pn.extension("filedropper", sizing_mode="stretch_width", notifications=False)  # inside the session, as panel serve does
-        return build_app()
+    from laspoly.ui.app import session_app
 
     print(f"Serving the Las Poly dashboard at http://{args.address}:{args.port}/ (Ctrl+C stops it)", flush=True)
-    pn.serve(app, port=args.port, address=args.address, show=args.show, title="Las Poly",
+    pn.serve(session_app, port=args.port, address=args.address, show=args.show, title="Las Poly",
              websocket_origin=args.allow_websocket_origin or [f"{args.address}:{args.port}", f"localhost:{args.port}"])
     return 0
 
@@ -285,6 +290,7 @@ def build_parser() -> argparse.ArgumentParser:
     so.add_argument("--workers", type=int, default=1)
     so.add_argument("--fault", help="inject a deliberately broken rule (to see the soak catch it)")
     so.add_argument("--quiet", action="store_true")
+    so.add_argument("--json", action="store_true", help="print the report as JSON")
     so.set_defaults(func=cmd_soak)
 
     serve = sub.add_parser("serve", help="serve the dashboard (as `panel serve apps/laspoly_app.py` does)")

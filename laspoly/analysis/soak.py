@@ -42,6 +42,8 @@ class SoakReport:
     events: int = 0
     unfinished: int = 0
     failures: list[str] = field(default_factory=list)
+    by_preset: dict[str, int] = field(default_factory=dict)
+    endings: dict[str, int] = field(default_factory=dict)
 
     def merge(self, other: SoakReport) -> None:
         """Add another worker's counts."""
@@ -49,6 +51,9 @@ class SoakReport:
         self.events += other.events
         self.unfinished += other.unfinished
         self.failures += other.failures
+        for mine, theirs in ((self.by_preset, other.by_preset), (self.endings, other.endings)):
+            for k, v in theirs.items():
+                mine[k] = mine.get(k, 0) + v
 
     @property
     def ok(self) -> bool:
@@ -59,6 +64,12 @@ class SoakReport:
         """One line for people."""
         return (f"{self.games} games, {self.events} events checked, {len(self.failures)} failures, "
                 f"{self.unfinished} games that did not end")
+
+    def to_dict(self) -> dict[str, object]:
+        """The report as plain data (``laspoly soak --json``)."""
+        return {"games": self.games, "events": self.events, "failures": len(self.failures),
+                "unfinished": self.unfinished, "by_preset": dict(sorted(self.by_preset.items())),
+                "endings": dict(sorted(self.endings.items())), "failure_details": self.failures[:20]}
 
 
 def soak_games(indices: Sequence[int], seed: int, fault: str | None = None) -> SoakReport:
@@ -83,6 +94,10 @@ def soak_games(indices: Sequence[int], seed: int, fault: str | None = None) -> S
             report.failures[-1] += "\n" + "".join(traceback.format_exception(exc)[-3:])[:800]
         if not game.is_over:
             report.unfinished += 1
+        else:
+            ending = game.end_reason or "unknown"
+            report.endings[ending] = report.endings.get(ending, 0) + 1
+        report.by_preset[preset] = report.by_preset.get(preset, 0) + 1
         report.games += 1
         report.events += game.events_checked
     return report

@@ -156,3 +156,9 @@ def build_app(db_url: str | None = None) -> Dashboard:
                 pn.state.location.search = query
         pn.state.onload(show_room_in_url)
     return Dashboard(model)
+
+
+def session_app() -> Dashboard:
+    """What ``laspoly serve`` runs for each browser session: Panel's extensions, then this session's dashboard."""
+    pn.extension("filedropper", sizing_mode="stretch_width", notifications=False)  # inside the session, as panel serve does
+    return build_app()
