@@ -63,7 +63,7 @@ class Dashboard(Viewer):
         extra: list[tuple[str, Any]] = []
         if isinstance(m, RoomModel):
             extra = [("Invite", InviteView(model=m)), ("My games", MyGamesView(model=m))]
-        self.tabs = pn.Tabs(
+        pages: list[tuple[str, Any]] = [
             ("Play", pn.Row(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=760, min_width=320),
                             pn.Column(self.controls, self.card, self.log, sizing_mode="stretch_width", min_width=360),
                             sizing_mode="stretch_width")),
@@ -73,8 +73,19 @@ class Dashboard(Viewer):
             ("New game", self.setup),
             ("Save and load", self.files),
             *extra,
-            dynamic=False, sizing_mode="stretch_width",
-        )
+        ]
+        # The first page shows only "Play": every other tab is an empty slot, filled the first time it is
+        # shown and kept from then on.  (Panel's own dynamic tabs rebuild a tab each time it is shown.)
+        self._pages = [view for _, view in pages]
+        self._slots = [pn.Column(sizing_mode="stretch_width") for _ in pages]
+        self.tabs = pn.Tabs(*((title, slot) for (title, _), slot in zip(pages, self._slots, strict=True)),
+                            dynamic=False, sizing_mode="stretch_width")
+        # views in hidden tabs redraw when shown (the heatmap's board is drawn by the probability view)
+        self._tab_views: dict[int, Any] = {1: self.players, 2: self.probability, 3: self.rules}
+        if extra:
+            self._tab_views[6] = extra[0][1]
+        self.tabs.param.watch(self._show_tab, "active")
+        self._show_tab()
         self._poller: Any = None
         if isinstance(m, RoomModel) and pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
             self._poller = pn.state.add_periodic_callback(self._poll, period=500)
@@ -86,6 +97,13 @@ class Dashboard(Viewer):
             pn.Row(pn.pane.HTML("<h2 style='margin:4px 0'>Las Poly</h2>"), pn.HSpacer(), self.lang),
             self.tabs, sizing_mode="stretch_width", stylesheets=[CSS],
         )
+
+    def _show_tab(self, *_: Any) -> None:
+        active = self.tabs.active
+        if not self._slots[active].objects:
+            self._slots[active].objects = [self._pages[active]]
+        for index, view in self._tab_views.items():
+            view.shown = index == active
 
     def _poll(self) -> None:
         """Catch up with other devices; in a room with several people, bots move by themselves."""
@@ -129,6 +147,24 @@ def _arg(name: str) -> str:
     return values[0].decode("utf-8", "replace")[:100]
 
 
+def _serve_stylesheets_locally() -> None:
+    """Point this session's Panel stylesheets at the server, never at Panel's CDN.
+
+    Panel rewrites stylesheet addresses from its CDN to the server only when it
+    renders the page, through the document's ``dist_url``.  Under
+    ``panel serve --num-procs`` the session's document is built before that,
+    and components made later (a tab shown for the first time) would ask the
+    CDN, which fails on a classroom network without internet.  Setting
+    ``dist_url`` first, as Panel's page rendering does, keeps every stylesheet local.
+    """
+    doc = pn.state.curdoc
+    if doc is None or doc.session_context is None or "dist_url" in doc._template_variables:
+        return
+    from panel.io.resources import LOCAL_DIST
+
+    doc._template_variables["dist_url"] = f"{pn.state.rel_path}/{LOCAL_DIST}" if pn.state.rel_path else LOCAL_DIST
+
+
 def build_app(db_url: str | None = None) -> Dashboard:
     """The dashboard for one browser session: the room in its URL, or a new room.
 
@@ -137,6 +173,7 @@ def build_app(db_url: str | None = None) -> Dashboard:
     room, a new game starts in a new room and the URL is updated so that a reload
     or a restart of the server resumes it.
     """
+    _serve_stylesheets_locally()
     store = shared_store(db_url or os.environ.get("LASPOLY_DB") or default_url())
     room, secret, me = _arg("room"), _arg("seat") or _arg("view"), _arg("me") or None
     note = ""

@@ -66,7 +66,40 @@ def player_badge(model: GameModel, i: int) -> str:
     return f'<span style="color:{color};font-size:1.2em" aria-hidden="true">{glyph}</span> {esc(model.game.players[i].name)}'
 
 
-class PlayersView(Viewer):
+class TabView(Viewer):
+    """A view that lives in a tab: while its tab is hidden it only notes that the game changed.
+
+    Redrawing hidden tables and charts after every step costs the server most
+    of a step under load, so the dashboard sets ``shown`` from the active tab
+    and a hidden view redraws once, when it is shown again.  Outside the
+    dashboard (a notebook cell) a view is always shown.
+    """
+
+    shown = param.Boolean(default=True, doc="Whether the view is on screen (its tab is the active one).")
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self._stale = False
+        self.param.watch(self._on_shown, "shown")
+
+    def changed(self, *_: Any) -> None:
+        """The game changed: redraw now if on screen, else when shown."""
+        if self.shown:
+            self.refresh()
+        else:
+            self._stale = True
+
+    def _on_shown(self, event: Any) -> None:
+        if event.new and self._stale:
+            self._stale = False
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Redraw the view from the model."""
+        raise NotImplementedError
+
+
+class PlayersView(TabView):
     """Cash, net worth, properties, prison status and cards of every player, and the cash chart."""
 
     model = param.ClassSelector(class_=GameModel)
@@ -79,7 +112,7 @@ class PlayersView(Viewer):
                        tooltips=[("", "@name")], toolbar_location=None, x_axis_label="turn", y_axis_label="cash")
         chart.multi_line("xs", "ys", source=self.source, line_color="color", line_width=2)
         self.chart = pn.pane.Bokeh(chart, sizing_mode="stretch_width")
-        self.model.param.watch(lambda *_: self.refresh(), ["version", "lang"])
+        self.model.param.watch(self.changed, ["version", "lang"])
         self.refresh()
 
     def refresh(self) -> None:
@@ -440,7 +473,7 @@ class ControlsView(Viewer):
         )
 
 
-class ProbabilityView(Viewer):
+class ProbabilityView(TabView):
     """This game's landings against the exact chain, dice totals against two dice, and a simulation lab."""
 
     model = param.ClassSelector(class_=GameModel)
@@ -474,7 +507,7 @@ class ProbabilityView(Viewer):
         len_fig = figure(height=220, sizing_mode="stretch_width", title="Game lengths (player-turns)", toolbar_location=None)
         len_fig.vbar("turns", top="games", width=18, source=self.len_source, fill_color="#E69F00")
         self.run_lab.on_click(self._lab)
-        self.model.param.watch(lambda *_: self.refresh(), ["version"])
+        self.model.param.watch(self.changed, ["version"])
         self.param.watch(lambda *_: self.refresh(), ["heat"])
         self._chain_key: tuple[str, str] | None = None
         self._chain: list[float] = []
@@ -483,6 +516,13 @@ class ProbabilityView(Viewer):
                                pn.Row(self.games, self.lab_bots, self.run_lab), self.progress, self.lab_note,
                                pn.pane.Bokeh(win_fig, sizing_mode="stretch_width"),
                                pn.pane.Bokeh(len_fig, sizing_mode="stretch_width"), sizing_mode="stretch_width")
+
+    def changed(self, *_: Any) -> None:
+        """With the heatmap on, the board shows this view's colours, so it redraws even while hidden."""
+        if self.heat:
+            self.refresh()
+        else:
+            super().changed()
 
     def _exact(self) -> list[float]:
         g = self.model.game
@@ -568,7 +608,7 @@ def rules_text(preset: str, lang: str) -> str:
     return f"# {preset}\n\nSee docs/rules.md for how laspoly plays this preset."
 
 
-class RulesView(Viewer):
+class RulesView(TabView):
     """The chosen preset's rules in English or Spanish."""
 
     model = param.ClassSelector(class_=GameModel)
@@ -577,7 +617,7 @@ class RulesView(Viewer):
         super().__init__(**params)
         self.pane = pn.pane.Markdown(sizing_mode="stretch_width", disable_math=True)
         self.options = pn.pane.HTML(sizing_mode="stretch_width")
-        self.model.param.watch(lambda *_: self.refresh(), ["version", "lang"])
+        self.model.param.watch(self.changed, ["version", "lang"])
         self.refresh()
 
     def refresh(self) -> None:
@@ -672,7 +712,7 @@ def _base_url() -> str:
     return loc.href.split("?")[0]
 
 
-class InviteView(Viewer):
+class InviteView(TabView):
     """Links for each seat and for the projector's read-only view; the owner swaps seats between people and bots."""
 
     model = param.Parameter()
@@ -682,7 +722,7 @@ class InviteView(Viewer):
         self.links = pn.pane.HTML(sizing_mode="stretch_width")
         self.swaps = pn.Column(sizing_mode="stretch_width")
         self.selects: list[pn.widgets.Select] = []
-        self.model.param.watch(lambda *_: self.refresh(), ["version"])
+        self.model.param.watch(self.changed, ["version"])
         if pn.state.location is not None:  # the page's address arrives after the first render
             pn.state.location.param.watch(lambda *_: self.refresh(), ["href"])
         self.refresh()
