@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 5006
 
-.PHONY: app test lint lab bench soak clean chromium postgres
+.PHONY: app test lint lab bench soak load clean chromium postgres
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -55,15 +55,21 @@ lint: $(VENV)/.test-installed
 soak: $(VENV)/.app-installed
 	$(BIN)/laspoly soak --games 100000 --workers 2
 
+## load: 30 concurrent dashboard sessions on one server (3 in Chromium), 3 rounds; figures in docs/reliability.md
+load: $(VENV)/.test-installed chromium
+	mkdir -p .benchmarks
+	$(BIN)/python benchmarks/load.py --json .benchmarks/load.json
+
 ## lab: open the lessons in JupyterLab from the project's .venv
 lab: $(VENV)/.test-installed
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check jupyterlab
 	$(BIN)/jupyter lab notebooks
 
 ## bench: speed figures (median of repeated runs)
-bench: $(VENV)/.test-installed
+bench: $(VENV)/.test-installed chromium
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_analysis.py
+	$(BIN)/python benchmarks/bench_dashboard.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .benchmarks
