@@ -165,12 +165,11 @@ def sessions(browser: Any, url: str, cycles: int) -> None:
             levels.append(rss_mb())
     alive = len(MODELS)
     waited = 0
-    for waited in range(1, 61):  # the server discards closed sessions on its own schedule
+    while alive and waited < 60:  # the server discards closed sessions on its own schedule
         time.sleep(1)
+        waited += 1
         gc.collect()
         alive = sum(1 for r in MODELS if r() is not None)
-        if alive == 0:
-            break
     print(f"memory after each 10 of {cycles} open-and-close cycles: " + ", ".join(f"{v:.0f}" for v in levels) + " MB")
     print(f"game models still alive after all sessions closed: {alive} of {len(MODELS)} (checked for {waited} s)")
 

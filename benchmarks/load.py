@@ -56,9 +56,9 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def get_stats(base: str, since: int = 0) -> dict[str, Any]:
-    """The server's ``/load-stats``."""
-    with urllib.request.urlopen(f"{base}load-stats?since={since}", timeout=30) as r:
+def get_stats(base: str, since: int = 0, collect: bool = True) -> dict[str, Any]:
+    """The server's ``/load-stats``; ``collect`` runs the garbage collector first (it pauses the server)."""
+    with urllib.request.urlopen(f"{base}load-stats?since={since}&collect={int(collect)}", timeout=30) as r:
         return dict(json.loads(r.read()))
 
 
@@ -254,10 +254,10 @@ def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser:
         time.sleep(5)
         for p in pages:
             p.look()
-        peak = max(peak, get_stats(base, since=10**9)["rss_mb"])
+        peak = max(peak, get_stats(base, since=10**9, collect=False)["rss_mb"])
         if all(played(c.turns) >= args.turns for c in [*lights, *pages]):
             break
-    during = get_stats(base, since=tick0)
+    during = get_stats(base, since=tick0, collect=False)
     for c in lights:
         c.stop()
     for p in pages:
