@@ -61,3 +61,15 @@ def test_every_row_names_tests_and_code_that_exist() -> None:
             assert path.exists(), f"{rid}: {ref[0]} does not exist"
             if ref[1]:
                 assert ref[1].split(".")[-1] in path.read_text(encoding="utf-8"), f"{rid}: {ref[1]} not in {ref[0]}"
+
+
+def test_reliability_doc_names_tests_and_files_that_exist() -> None:
+    text = (ROOT / "docs" / "reliability.md").read_text(encoding="utf-8")
+    refs = re.findall(r"`(tests/test_\w+\.py)(?:::(test_\w+))?`", text)
+    assert len(refs) >= 10
+    for path, name in refs:
+        assert (ROOT / path).exists(), f"{path} does not exist"
+        if name:
+            assert re.search(rf"^def {name}\(", (ROOT / path).read_text(encoding="utf-8"), re.M), f"{path}::{name} does not exist"
+    for path in re.findall(r"`((?:laspoly|benchmarks)/[\w/]+\.py)`", text):
+        assert (ROOT / path).exists(), f"{path} does not exist"
