@@ -26,7 +26,7 @@ import weakref
 from typing import Any
 
 import panel as pn
-from bench_engine import machine
+from bench_engine import machine, rss_mb
 from playwright.sync_api import sync_playwright
 
 from laspoly.ui.app import Dashboard, build_app
@@ -37,13 +37,6 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 MODELS: list[weakref.ref[GameModel]] = []
 DASHBOARDS: list[Dashboard] = []
 MODE = {"autoplay": False}
-
-
-def rss_mb() -> float:
-    """Resident memory of this process in MB."""
-    with open("/proc/self/statm") as fh:
-        pages = int(fh.read().split()[1])
-    return pages * 4096 / 1e6
 
 
 def step_latency(steps: int = 200) -> float:

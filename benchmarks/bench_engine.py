@@ -42,6 +42,12 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
 
 
+def rss_mb() -> float:
+    """Resident memory of this process in MB (Linux)."""
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * 4096 / 1e6
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)

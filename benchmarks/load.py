@@ -42,11 +42,12 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
+from bench_dashboard import ARGS
 from bench_engine import machine
 
+from laspoly.analysis.stats import percentile
+
 ROOT = Path(__file__).resolve().parent
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--disable-quic", "--no-first-run"]
 TURN = re.compile(r"Round \d+ \(turn (\d+)\)")
 
 
@@ -60,14 +61,6 @@ def get_stats(base: str, since: int = 0, collect: bool = True) -> dict[str, Any]
     """The server's ``/load-stats``; ``collect`` runs the garbage collector first (it pauses the server)."""
     with urllib.request.urlopen(f"{base}load-stats?since={since}&collect={int(collect)}", timeout=30) as r:
         return dict(json.loads(r.read()))
-
-
-def percentile(values: list[float], q: float) -> float:
-    """The q-th percentile (0-100) by the nearest-rank method."""
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q / 100 * len(ordered) + 0.5) - 1))]
 
 
 def make_rooms(db_url: str, count: int, seed: int) -> list[dict[str, str]]:
@@ -280,10 +273,10 @@ def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser:
     return {
         "round": k + 1, "sessions": len(clients), "browsers": len(pages), "shared_rooms": shared,
         "open_s": round(opened, 1), "steps": len(ms),
-        "p50_ms": round(percentile(ms, 50), 1), "p95_ms": round(percentile(ms, 95), 1), "max_ms": round(max(ms, default=0), 1),
+        "p50_ms": round(percentile(ms, 0.5), 1), "p95_ms": round(percentile(ms, 0.95), 1), "max_ms": round(max(ms, default=0), 1),
         "update_p50_ms": round(statistics.median([u for _, _, u in during["ticks"]] or [0]), 1),
-        "all_open_p50_ms": round(percentile(steady, 50), 1), "all_open_p95_ms": round(percentile(steady, 95), 1),
-        "arriving_p95_ms": round(percentile(arriving, 95), 1), "steps_over_1s": sum(1 for v in ms if v > 1000),
+        "all_open_p50_ms": round(percentile(steady, 0.5), 1), "all_open_p95_ms": round(percentile(steady, 0.95), 1),
+        "arriving_p95_ms": round(percentile(arriving, 0.95), 1), "steps_over_1s": sum(1 for v in ms if v > 1000),
         "min_turns": min((played(c.turns) for c in clients), default=0), "short_sessions": short,
         "errors": len(errors) + short, "error_samples": errors[:5],
         "rss_before_mb": round(before["rss_mb"], 1), "rss_peak_mb": round(peak, 1), "rss_after_mb": round(after["rss_mb"], 1),

@@ -24,6 +24,7 @@ import weakref
 from typing import Any
 
 import panel as pn
+from bench_engine import rss_mb
 from tornado.web import RequestHandler
 
 from laspoly.ui import views
@@ -35,12 +36,6 @@ TICKS: list[tuple[float, float, float]] = []  # (start on the monotonic clock, l
 ERRORS: list[str] = []
 OPEN = [0]  # sessions opened and not yet destroyed by the server
 _LOCK = threading.Lock()
-
-
-def rss_mb() -> float:
-    """Resident memory of this process in MB."""
-    with open("/proc/self/statm") as fh:
-        return int(fh.read().split()[1]) * 4096 / 1e6
 
 
 class _Errors(logging.Handler):

@@ -129,17 +129,23 @@ def test_play_a_whole_game_by_clicking(server: str, page: Page, screenshot_dir: 
     assert errors == []
 
 
-def test_a_corrupt_save_file_shows_an_error_and_keeps_the_game(server: str, page: Page, tmp_path: Path) -> None:
-    errors = _errors(page)
-    outside = _outside_requests(page)
+def _upload_during_a_game(page: Page, server: str, path: Path) -> str:
+    """Open the dashboard, roll once, and upload ``path`` under "Save and load"; returns the status before."""
     _open(page, server)
     _button(page, "Roll").click()
     expect(page.get_by_text("Ana rolled", exact=False)).to_be_visible()
-    status_before = _status(page).inner_text()
+    status_before = str(_status(page).inner_text())
     _tab(page, "Save and load")
+    page.locator("input[type=file]").first.set_input_files(str(path))
+    return status_before
+
+
+def test_a_corrupt_save_file_shows_an_error_and_keeps_the_game(server: str, page: Page, tmp_path: Path) -> None:
+    errors = _errors(page)
+    outside = _outside_requests(page)
     bad = tmp_path / "broken.json"
     bad.write_text('{"format": "laspoly-save", "version": 1, "setup": {"players": ["A"')
-    page.locator("input[type=file]").first.set_input_files(str(bad))
+    status_before = _upload_during_a_game(page, server, bad)
     expect(page.get_by_text("Could not load broken.json", exact=False).first).to_be_visible(timeout=20_000)
     _tab(page, "Play")
     expect(page.get_by_text(status_before, exact=True)).to_be_visible()
@@ -148,14 +154,9 @@ def test_a_corrupt_save_file_shows_an_error_and_keeps_the_game(server: str, page
 
 
 def test_a_file_over_the_size_limit_is_refused_in_the_browser(server: str, page: Page, tmp_path: Path) -> None:
-    _open(page, server)
-    _button(page, "Roll").click()
-    expect(page.get_by_text("Ana rolled", exact=False)).to_be_visible()
-    status_before = _status(page).inner_text()
-    _tab(page, "Save and load")
     huge = tmp_path / "huge.json"
     huge.write_bytes(b" " * 6_000_000)  # over the 5 MB limit of laspoly.record.MAX_SAVE_BYTES
-    page.locator("input[type=file]").first.set_input_files(str(huge))
+    status_before = _upload_during_a_game(page, server, huge)
     expect(page.get_by_text("File is too large", exact=False).first).to_be_visible()
     page.wait_for_timeout(1000)
     expect(page.get_by_text("Could not load", exact=False)).to_have_count(0)

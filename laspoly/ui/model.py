@@ -25,7 +25,7 @@ from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.errors import LaspolyError
 from laspoly.engine.game import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Game
-from laspoly.record import MAX_SAVE_BYTES, game_from_json, game_to_dict, replay
+from laspoly.record import game_from_json, game_to_dict, replay
 from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
 
@@ -281,11 +281,7 @@ class GameModel(param.Parameterized):
 
     def read_save(self, raw: bytes, name: str = "save file") -> Game | None:
         """Check and replay a save file; a bad one gives None and a message, leaving the game untouched."""
-        if len(raw) > MAX_SAVE_BYTES:
-            self.message = f"{name} is larger than the {MAX_SAVE_BYTES // 1_000_000} MB limit for save files."
-            self.version += 1
-            return None
-        try:
+        try:  # game_from_json refuses files over MAX_SAVE_BYTES before parsing them
             return game_from_json(raw, name)
         except LaspolyError as exc:
             self.message = f"Could not load {name}: {exc}"
