@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import html
 import weakref
+from collections.abc import Iterator
 
 import panel as pn
 import pytest
+from bokeh.document import Document
+from bokeh.document.events import ColumnDataChangedEvent
 
 from laspoly.engine import actions as A
 from laspoly.ui.app import Dashboard
 from laspoly.ui.board import board_data, cell_xy, token_data
 from laspoly.ui.model import PERSON, GameModel
+from laspoly.ui.views import PlayersView, ProbabilityView, assign
 
 
 def _model(dice: str = "", seats: tuple[str, ...] = (PERSON, "basic", "basic"), seed: int = 4) -> GameModel:
@@ -165,6 +170,60 @@ def test_the_dashboard_renders_as_bokeh_models_as_in_a_notebook() -> None:
     d = Dashboard()
     root = pn.panel(d).get_root()
     assert len(list(root.references())) > 50
+
+
+def test_hidden_tabs_views_are_made_when_first_shown_and_redraw_only_while_shown() -> None:
+    d = Dashboard(_model())
+    probability = 2
+    assert not d.tabs[probability].objects  # nothing built for a tab nobody opened
+    d.tabs.active = probability
+    view = d.probability
+    assert d.tabs[probability].objects and isinstance(view, ProbabilityView) and view.shown
+    d.tabs.active = 0
+    assert not view.shown
+    players = d.players  # read before its tab is shown: made, and hidden like the others
+    assert isinstance(players, PlayersView) and not players.shown
+
+
+def test_a_steps_redraw_runs_inside_the_models_redraw_batch() -> None:
+    m = _model(seats=("basic", "basic", "basic"))
+    Dashboard(m)
+    assert m.redraw_batch is pn.io.hold  # on a served page: one message per step
+    seen: list[int] = []
+
+    @contextlib.contextmanager
+    def batch() -> Iterator[None]:
+        seen.append(m.version)
+        yield
+
+    m.redraw_batch = batch
+    before = m.version
+    m.step()
+    assert seen == [before] and m.version == before + 1
+
+
+def test_assign_sets_only_the_values_that_change() -> None:
+    button = pn.widgets.Button(label="Roll")
+    events: list[str] = []
+    button.param.watch(lambda *changes: events.extend(e.name for e in changes), ["disabled", "description"])
+    assign(button, disabled=False, description=None)
+    assert events == []
+    assign(button, disabled=True, description="not your turn")
+    assert sorted(events) == ["description", "disabled"] and button.disabled
+
+
+def test_a_step_sends_the_board_only_the_columns_that_changed() -> None:
+    m = _model(seats=("basic", "basic", "basic"))
+    d = Dashboard(m)
+    doc = Document()
+    doc.add_root(d.board.figure)
+    events: list[ColumnDataChangedEvent] = []
+    doc.on_change(lambda e: events.append(e) if isinstance(e, ColumnDataChangedEvent) else None)
+    m.step()
+    assert events and all(e.cols is not None for e in events)
+    cells = {c for e in events if e.model is d.board.cells for c in e.cols or []}
+    assert cells and not cells & {"x", "y", "name", "band", "price"}  # the squares and their names never move
+    assert d.board.cells.data == board_data(m) and d.board.tokens.data == token_data(m)
 
 
 def test_a_closed_dashboard_is_garbage_collected() -> None:

@@ -31,12 +31,18 @@ from laspoly.ui.views import (
     ProbabilityView,
     RulesView,
     SetupView,
+    TabView,
 )
 
 CSS = """
 .lp-players th, .lp-players td { padding: 3px 6px; border-bottom: 1px solid #ddd; text-align: left; }
 button:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
 """
+
+
+def _serving() -> bool:
+    """Whether this runs in a served session (``panel serve``), not a notebook or a script."""
+    return pn.state.curdoc is not None and pn.state.curdoc.session_context is not None
 
 
 class Dashboard(Viewer):
@@ -47,63 +53,95 @@ class Dashboard(Viewer):
     def __init__(self, model: GameModel | None = None, **params: Any) -> None:
         super().__init__(model=model or GameModel(), **params)
         m = self.model
+        m.redraw_batch = pn.io.hold  # every view's redraw after a step reaches the page as one message
         self.board = BoardFigure(m)
         self.controls = ControlsView(model=m)
-        self.players = PlayersView(model=m)
         self.card = CardView(model=m)
         self.log = LogView(model=m)
-        self.probability = ProbabilityView(model=m, board=self.board)
-        self.rules = RulesView(model=m)
-        self.setup = SetupView(model=m)
-        self.files = FilesView(model=m)
         self.lang = pn.widgets.RadioButtonGroup(options={"English": "en", "Español": "es"}, value=m.lang, width=200)
         self.lang.param.watch(lambda e: setattr(m, "lang", e.new), "value")
         m.param.watch(lambda e: setattr(self.lang, "value", e.new), "lang")
-        m.param.watch(lambda *_: self.board.refresh() if not self.probability.heat else None, ["version", "lang"])
-        extra: list[tuple[str, Any]] = []
+        m.param.watch(self._refresh_board, ["version", "lang"])
+        # The first page builds only "Play".  Every other tab starts as an empty slot; its view is made the
+        # first time the tab is shown (or the attribute is read) and kept from then on.  Panel's own dynamic
+        # tabs would rebuild a tab each time it is shown.
+        self._views: dict[str, Any] = {}
+        pages = [("Play", "play"), ("Players", "players"), ("Probability", "probability"), ("Rules", "rules"),
+                 ("New game", "setup"), ("Save and load", "files")]
         if isinstance(m, RoomModel):
-            extra = [("Invite", InviteView(model=m)), ("My games", MyGamesView(model=m))]
-        pages: list[tuple[str, Any]] = [
-            ("Play", pn.Row(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=760, min_width=320),
-                            pn.Column(self.controls, self.card, self.log, sizing_mode="stretch_width", min_width=360),
-                            sizing_mode="stretch_width")),
-            ("Players", self.players),
-            ("Probability", self.probability),
-            ("Rules", self.rules),
-            ("New game", self.setup),
-            ("Save and load", self.files),
-            *extra,
-        ]
-        # The first page shows only "Play": every other tab is an empty slot, filled the first time it is
-        # shown and kept from then on.  (Panel's own dynamic tabs rebuild a tab each time it is shown.)
-        self._pages = [view for _, view in pages]
+            pages += [("Invite", "invite"), ("My games", "my_games")]
+        self._page_names = [name for _, name in pages]
         self._slots = [pn.Column(sizing_mode="stretch_width") for _ in pages]
         self.tabs = pn.Tabs(*((title, slot) for (title, _), slot in zip(pages, self._slots, strict=True)),
                             dynamic=False, sizing_mode="stretch_width")
-        # views in hidden tabs redraw when shown (the heatmap's board is drawn by the probability view)
-        self._tab_views: dict[int, Any] = {1: self.players, 2: self.probability, 3: self.rules}
-        if extra:
-            self._tab_views[6] = extra[0][1]
         self.tabs.param.watch(self._show_tab, "active")
         self._show_tab()
         self._poller: Any = None
-        if isinstance(m, RoomModel) and pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+        if isinstance(m, RoomModel) and _serving():
             self._poller = pn.state.add_periodic_callback(self._poll, period=500)
         if isinstance(m, RoomGameModel):
             m.param.watch(self._navigate, "navigate")
-        if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+        if _serving():
             pn.state.on_session_destroyed(lambda _ctx: self.close())
         self.layout = pn.Column(
             pn.Row(pn.pane.HTML("<h2 style='margin:4px 0'>Las Poly</h2>"), pn.HSpacer(), self.lang),
             self.tabs, sizing_mode="stretch_width", stylesheets=[CSS],
         )
 
+    def _make(self, name: str) -> Any:
+        m = self.model
+        if name == "play":
+            return pn.Row(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=760, min_width=320),
+                          pn.Column(self.controls, self.card, self.log, sizing_mode="stretch_width", min_width=360),
+                          sizing_mode="stretch_width")
+        views = {"players": PlayersView, "rules": RulesView, "setup": SetupView, "files": FilesView, "invite": InviteView,
+                 "my_games": MyGamesView}
+        if name == "probability":
+            return ProbabilityView(model=m, board=self.board)
+        return views[name](model=m)
+
+    def _view(self, name: str) -> Any:
+        """The view of a tab, made on first use."""
+        if name not in self._views:
+            view = self._views[name] = self._make(name)
+            if isinstance(view, TabView):  # a view read before its tab is shown waits, hidden, like the others
+                view.shown = self._page_names.index(name) == self.tabs.active
+        return self._views[name]
+
+    @property
+    def players(self) -> PlayersView:
+        return self._view("players")
+
+    @property
+    def probability(self) -> ProbabilityView:
+        return self._view("probability")
+
+    @property
+    def rules(self) -> RulesView:
+        return self._view("rules")
+
+    @property
+    def setup(self) -> SetupView:
+        return self._view("setup")
+
+    @property
+    def files(self) -> FilesView:
+        return self._view("files")
+
+    def _refresh_board(self, *_: Any) -> None:
+        probability = self._views.get("probability")
+        if probability is None or not probability.heat:  # the heatmap's board is drawn by the probability view
+            self.board.refresh()
+
     def _show_tab(self, *_: Any) -> None:
         active = self.tabs.active
         if not self._slots[active].objects:
-            self._slots[active].objects = [self._pages[active]]
-        for index, view in self._tab_views.items():
-            view.shown = index == active
+            self._slots[active].objects = [self._view(self._page_names[active])]
+        # views in hidden tabs redraw when shown
+        for index, name in enumerate(self._page_names):
+            view = self._views.get(name)
+            if isinstance(view, TabView):
+                view.shown = index == active
 
     def _poll(self) -> None:
         """Catch up with other devices; in a room with several people, bots move by themselves."""
@@ -187,7 +225,7 @@ def build_app(db_url: str | None = None) -> Dashboard:
                                                  seed=7, max_rounds=200))
     model.message = note
     query = f"?room={model.room_id}&seat={seat_token(me, model.room_id, 0)}&me={me}"
-    if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+    if _serving():
         def show_room_in_url() -> None:  # once the page has loaded, so that a reload resumes this room
             if pn.state.location is not None:
                 pn.state.location.search = query

@@ -167,8 +167,21 @@ class BoardFigure:
 
     def refresh(self, heat: list[float] | None = None) -> None:
         """Redraw from the model (cells, tokens, the middle)."""
-        self.cells.data = board_data(self.model, heat)
-        self.tokens.data = token_data(self.model)
-        lines = [*middle_text(self.model), "", "", "", ""][:4]
-        self.middle.data = {"x": [SIDE / 2] * 4, "y": [6.8, 6.2, 5.6, 5.0], "text": lines}
+        _update(self.cells, board_data(self.model, heat))
+        _update(self.tokens, token_data(self.model))
+        _update(self.middle, {"text": [*middle_text(self.model), "", "", "", ""][:4]})
+
+
+def _update(source: ColumnDataSource, data: dict[str, list[Any]]) -> None:
+    """Send only the columns that changed: a step usually moves a token and a few owners, not the whole board.
+
+    Columns whose length changes (a different number of players) replace the data whole.
+    """
+    old = source.data
+    if any(len(v) != len(old.get(k, ())) for k, v in data.items()) or not set(data) <= set(old):
+        source.data = {**old, **data}
+        return
+    changed = {k: v for k, v in data.items() if list(old[k]) != v}
+    if changed:
+        source.data.update(changed)
 

@@ -10,11 +10,12 @@ module-level state.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -71,6 +72,9 @@ class GameModel(param.Parameterized):
             self.seats = [PERSON] + ["basic"] * (len(self.game.players) - 1)
         self._bots: dict[int, Bot] = {}
         self.cash_history: list[list[int]] = [[p.cash for p in self.game.players]]
+        #: Wraps the views' redraw after each change.  The dashboard puts Panel's ``hold`` here, so that
+        #: one step reaches the page as one message instead of one per changed widget.
+        self.redraw_batch: Callable[[], contextlib.AbstractContextManager[Any]] = contextlib.nullcontext
         self._rebuild_bots()
 
     # ------------------------------------------------------------ set-up
@@ -114,7 +118,12 @@ class GameModel(param.Parameterized):
             self.game.end_by_cap()
         if not self.cash_history or self.game.turns != len(self.cash_history) - 1:
             self.cash_history.append([p.cash for p in self.game.players])
-        self.version += 1
+        self.redraw()
+
+    def redraw(self) -> None:
+        """Tell the views to redraw (bumps :attr:`version`), batched by :attr:`redraw_batch`."""
+        with self.redraw_batch():
+            self.version += 1
 
     # ------------------------------------------------------------ who decides
 
@@ -152,18 +161,18 @@ class GameModel(param.Parameterized):
         reason = self.game.why_illegal(action)
         if reason is not None:
             self.message = f"{self.game.players[action.player].name} cannot {self.game.describe_action(action)}: {reason}"
-            self.version += 1
+            self.redraw()
             return False
         if not confirmed and self._hits_zero(action):
             self.pending_confirm = action
             self.message = (f"{self.game.describe_action(action).capitalize()} would leave "
                             f"{self.game.players[action.player].name} with no money, which is out of the game (L19). Confirm?")
-            self.version += 1
+            self.redraw()
             return False
         self.pending_confirm = None
         self.message = ""
         if not self._commit(action):
-            self.version += 1
+            self.redraw()
             return False
         self._changed()
         return True
@@ -182,7 +191,7 @@ class GameModel(param.Parameterized):
         """Drop the action that waited for confirmation."""
         self.pending_confirm = None
         self.message = ""
-        self.version += 1
+        self.redraw()
 
     def _hits_zero(self, action: A.Action) -> bool:
         """L19: would this voluntary payment leave the player's cash at exactly zero?"""
@@ -251,7 +260,7 @@ class GameModel(param.Parameterized):
         last = max((k for k, a in enumerate(history) if self.is_person(a.player)), default=None)
         if last is None:
             self.message = "There is no decision of a person to take back."
-            self.version += 1
+            self.redraw()
             return False
         self.game = replay(self.game.setup, history[:last])
         self.cash_history = self.cash_history[: self.game.turns + 1]
@@ -269,7 +278,7 @@ class GameModel(param.Parameterized):
         seats[player] = seat
         self.seats = seats
         self._rebuild_bots()
-        self.version += 1
+        self.redraw()
 
     # ------------------------------------------------------------ files
 
@@ -285,7 +294,7 @@ class GameModel(param.Parameterized):
             return game_from_json(raw, name)
         except LaspolyError as exc:
             self.message = f"Could not load {name}: {exc}"
-            self.version += 1
+            self.redraw()
             return None
 
     def load_json(self, raw: bytes, name: str = "save file") -> bool:

@@ -133,7 +133,7 @@ class RoomModel(GameModel):
         """The owner swaps a seat between a person and a bot."""
         if self.owner_key is None:
             self.message = "Only the person who started the game can swap seats."
-            self.version += 1
+            self.redraw()
             return
         room = self.store.room(self.room_id)
         seats = tuple(Seat(seat if i == player else s.kind, s.token_hash, s.joined) for i, s in enumerate(room.seats))
@@ -147,12 +147,12 @@ class RoomModel(GameModel):
         if self.seat is None:
             self.store.refuse(self.room_id, "a spectator tried to act")
             self.message = "This is a spectator's view: it cannot act."
-            self.version += 1
+            self.redraw()
             return False
         if action.player != self.seat:
             self.store.refuse(self.room_id, f"seat {self.seat + 1} tried to act for seat {action.player + 1}")
             self.message = f"You play seat {self.seat + 1} ({self.game.players[self.seat].name}) only."
-            self.version += 1
+            self.redraw()
             return False
         self.sync()
         return super().act(action, confirmed=confirmed)
@@ -199,7 +199,7 @@ class RoomModel(GameModel):
         before = (list(self.seats), list(self._joined_flags))
         self._refresh_seats()
         if before != (self.seats, self._joined_flags):
-            self.version += 1
+            self.redraw()
             return True
         return False
 
@@ -207,13 +207,13 @@ class RoomModel(GameModel):
     def undo(self) -> bool:
         """A shared room keeps its log: undo is for games on one screen."""
         self.message = "Undo is not available in a shared room: every device has seen the move."
-        self.version += 1
+        self.redraw()
         return False
 
     def load_json(self, raw: bytes, name: str = "save file") -> bool:
         """Loading a file into a room is refused: start a new game and load it there."""
         self.message = "A shared room cannot load a file; open a new game for it."
-        self.version += 1
+        self.redraw()
         return False
 
 
@@ -249,7 +249,7 @@ class RoomGameModel(RoomModel):
                                     preset=preset, seed=seed, rules=overrides or None, dice=dice or None, max_rounds=max_rounds)
         except LaspolyError as exc:
             self.message = f"Could not start the game: {exc}"
-            self.version += 1
+            self.redraw()
             return False
         seat = room.seat if room.seat is not None else 0
         self.navigate = f"?room={room.room_id}&seat={seat_token(owner, room.room_id, seat)}&me={owner}"
@@ -281,7 +281,7 @@ class RoomGameModel(RoomModel):
         """"Next" from a seat (a spectator's view only watches)."""
         if not self.can_drive():
             self.message = "This is a spectator's view: it cannot act."
-            self.version += 1
+            self.redraw()
             return 0
         return super().step()
 
@@ -290,6 +290,6 @@ class RoomGameModel(RoomModel):
         people = [i for i in range(len(self.seats)) if self.is_person(i)]
         if not self.can_drive() or people not in ([], [self.seat]):
             self.message = "Run to end would play other people's seats: it is not available while others play."
-            self.version += 1
+            self.redraw()
             return
         super().run_to_end()

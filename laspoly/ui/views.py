@@ -40,6 +40,17 @@ MARKER_GLYPHS = {"circle": "●", "square": "■", "triangle": "▲", "diamond":
                  "star": "★", "plus": "✚"}
 
 
+def assign(widget: param.Parameterized, **values: Any) -> None:
+    """Set only the parameters whose value changes, in one batch.
+
+    Autoplay redraws the controls every step; most of them stay as they were,
+    and even an unchanged value costs param and Panel a full round of checks.
+    """
+    changed = {name: value for name, value in values.items() if getattr(widget, name) != value}
+    if changed:
+        widget.param.update(**changed)
+
+
 def guarded(model: GameModel, callback: Callable[[Any], Any]) -> Callable[[Any], None]:
     """Run a click's callback; if it fails, show the error on the page and keep the session going."""
 
@@ -49,7 +60,7 @@ def guarded(model: GameModel, callback: Callable[[Any], Any]) -> Callable[[Any],
         except Exception as exc:  # a bug must not end the session: say so and carry on
             logging.getLogger("laspoly.ui").exception("a dashboard callback failed")
             model.message = f"Something went wrong ({type(exc).__name__}: {str(exc)[:200]}). The game is unchanged; please try again."
-            model.version += 1
+            model.redraw()
 
     return run
 
@@ -340,18 +351,17 @@ class ControlsView(Viewer):
     def refresh(self) -> None:
         """Enable exactly the legal choices and say why the others are off."""
         m, g = self.model, self.model.game
-        self.status.object = f"<b>{esc(m.status())}</b>"
-        self.message.object = esc(m.message)
-        self.message.visible = bool(m.message)
-        self.confirm.visible = self.cancel.visible = m.pending_confirm is not None
+        assign(self.status, object=f"<b>{esc(m.status())}</b>")
+        assign(self.message, object=esc(m.message), visible=bool(m.message))
+        for button in (self.confirm, self.cancel):
+            assign(button, visible=m.pending_confirm is not None)
         if not m.autoplay and self.autoplay.value:
             self.autoplay.value = False
         off: list[tuple[pn.widgets.Button, str]] = []
 
         def set_(button: pn.widgets.Button, make: Callable[[int], A.Action | None]) -> None:
             choice = m.choice(make)
-            button.disabled = not choice.enabled
-            button.description = choice.reason or None
+            assign(button, disabled=not choice.enabled, description=choice.reason or None)
             if not choice.enabled and choice.reason and m.person_to_move is not None:
                 off.append((button, choice.reason))
 
@@ -359,36 +369,36 @@ class ControlsView(Viewer):
             set_(button, cls)
         for button, cls in ((self.buy, A.Buy), (self.decline, A.DeclineBuy)):
             set_(button, cls)
-            button.visible = g.phase == BUY
+            assign(button, visible=g.phase == BUY)
         for button, cls in ((self.fine, A.PayFine), (self.jail_card, A.UseJailCard)):
             set_(button, cls)
-            button.visible = any(p.in_prison for p in g.players if m.is_person(p.index))
+            assign(button, visible=any(p.in_prison for p in g.players if m.is_person(p.index)))
         self._refresh_travel(set_)
         self._refresh_auction(set_)
         self._refresh_manage(set_)
         self._refresh_trade()
         claims = m.person_claims()
-        self.claim.visible = bool(claims) or g.rules.rent_claim
-        self.claim.disabled = not claims
+        assign(self.claim, visible=bool(claims) or g.rules.rent_claim, disabled=not claims)
         watching = not getattr(m, "can_drive", lambda: True)()
-        self.next.disabled = self.run_end.disabled = g.is_over or watching
-        self.autoplay.disabled = g.is_over or watching
-        self.undo.disabled = not any(m.is_person(a.player) for a in g.history)
+        for widget in (self.next, self.run_end, self.autoplay):
+            assign(widget, disabled=g.is_over or watching)
+        assign(self.undo, disabled=not any(m.is_person(a.player) for a in g.history))
         grouped: dict[str, list[str]] = {}
         for b, r in off:
             if b.visible:
                 grouped.setdefault(r, []).append(b.label)
         reasons = [f"<li><b>{esc(', '.join(names))}</b>: {esc(r)}</li>" for r, names in grouped.items()]
-        self.why.object = ("<details open><summary>Why some buttons are off</summary><ul>" + "".join(reasons) + "</ul></details>"
-                           if reasons else "")
+        assign(self.why, object=("<details open><summary>Why some buttons are off</summary><ul>" + "".join(reasons) + "</ul></details>"
+                                 if reasons else ""))
 
     def _refresh_travel(self, set_: Callable[..., None]) -> None:
         g, m = self.model.game, self.model
         here = g.players[g.actor].pos if not g.is_over else -1
-        self.station.options = {g.field_name(s, m.lang): s for s in g.stations if s != here}
         show = g.phase == TRAVEL
+        if show:  # the stations only matter while the train is on offer
+            assign(self.station, options={g.field_name(s, m.lang): s for s in g.stations if s != here})
         for w in (self.station, self.travel, self.stay):
-            w.visible = show
+            assign(w, visible=show)
         set_(self.travel, lambda p: A.Travel(p, self.station.value if self.station.value is not None else -1))
         set_(self.stay, A.StayPut)
 
@@ -396,7 +406,7 @@ class ControlsView(Viewer):
         g = self.model.game
         show = g.phase == AUCTION
         for w in (self.bid_amount, self.bid, self.pass_auction):
-            w.visible = show
+            assign(w, visible=show)
         if show and g.auction is not None and (self.bid_amount.value or 0) <= g.auction.high:
             self.bid_amount.value = g.auction.high + 10
         set_(self.bid, lambda p: A.PlaceBid(p, int(self.bid_amount.value or 0)))
@@ -406,14 +416,14 @@ class ControlsView(Viewer):
         m, g = self.model, self.model.game
         who = m.person_to_move
         owned = g.owned_by(who) if who is not None else []
-        self.field.options = {g.field_name(i, m.lang): i for i in owned}
+        assign(self.field, options={g.field_name(i, m.lang): i for i in owned})
         if m.selected_field in owned:
-            self.field.value = m.selected_field
+            assign(self.field, value=m.selected_field)
         field = self.field.value
         for button, kind in ((self.house, "house"), (self.hotel, "hotel"), (self.factory, "factory")):
             set_(button, lambda p, kind=kind: A.Build(p, field, kind) if field is not None else None)
-        self.hotel.visible = g.rules.hotels
-        self.factory.visible = any(f.factory_price for f in g.fields)
+        assign(self.hotel, visible=g.rules.hotels)
+        assign(self.factory, visible=any(f.factory_price for f in g.fields))
         for button, cls in ((self.sell_building, A.SellBuilding), (self.sell_property, A.SellProperty),
                             (self.mortgage, A.Mortgage), (self.repay, A.Repay)):
             set_(button, lambda p, cls=cls: cls(p, field) if field is not None else None)
@@ -422,38 +432,36 @@ class ControlsView(Viewer):
         m, g = self.model, self.model.game
         who = m.person_to_move
         others = {g.players[i].name: i for i in g.active_players if i != who}
-        self.partner.options = others
+        assign(self.partner, options=others)
         partner = self.partner.value if self.partner.value in others.values() else None
-        self.give.options = {g.field_name(i, m.lang): i for i in g.owned_by(who)} if who is not None else {}
-        self.take.options = {g.field_name(i, m.lang): i for i in g.owned_by(partner)} if partner is not None else {}
+        assign(self.give, options={g.field_name(i, m.lang): i for i in g.owned_by(who)} if who is not None else {})
+        assign(self.take, options={g.field_name(i, m.lang): i for i in g.owned_by(partner)} if partner is not None else {})
         offer = next((o for o in g.offers.values() if who is not None and o.receiver == who), None)
-        self.accept.visible = self.reject.visible = offer is not None
+        for button in (self.accept, self.reject):
+            assign(button, visible=offer is not None)
+        text = ""
         if offer is not None:
             give = ", ".join(g.field_name(i, m.lang) for i in offer.give) or "nothing"
             take = ", ".join(g.field_name(i, m.lang) for i in offer.take) or "nothing"
             cash = (f"; they pay {g.money(offer.cash)}" if offer.cash > 0 else f"; you pay {g.money(-offer.cash)}" if offer.cash < 0 else "")
-            self.offer_text.object = f"<p>Offer #{offer.id} from {player_badge(m, offer.proposer)}: they give {esc(give)}, you give {esc(take)}{esc(cash)}.</p>"
-            reason = g.why_illegal(A.AcceptTrade(offer.receiver, offer.id))
-            self.accept.disabled = reason is not None
-        else:
-            self.offer_text.object = ""
+            text = f"<p>Offer #{offer.id} from {player_badge(m, offer.proposer)}: they give {esc(give)}, you give {esc(take)}{esc(cash)}.</p>"
+            assign(self.accept, disabled=g.why_illegal(A.AcceptTrade(offer.receiver, offer.id)) is not None)
         mine = [o for o in g.offers.values() if who is not None and o.proposer == who]
-        if mine:
-            self.offer_text.object += "".join(
-                f"<p>Your offer #{o.id} to {player_badge(m, o.receiver)}: you give "
-                f"{esc(', '.join(g.field_name(i, m.lang) for i in o.give) or 'nothing')}, you get "
-                f"{esc(', '.join(g.field_name(i, m.lang) for i in o.take) or 'nothing')}"
-                f"{esc(f', you pay {g.money(o.cash)}' if o.cash > 0 else f', you receive {g.money(-o.cash)}' if o.cash < 0 else '')}"
-                " (answered on their turn).</p>" for o in mine)
+        text += "".join(
+            f"<p>Your offer #{o.id} to {player_badge(m, o.receiver)}: you give "
+            f"{esc(', '.join(g.field_name(i, m.lang) for i in o.give) or 'nothing')}, you get "
+            f"{esc(', '.join(g.field_name(i, m.lang) for i in o.take) or 'nothing')}"
+            f"{esc(f', you pay {g.money(o.cash)}' if o.cash > 0 else f', you receive {g.money(-o.cash)}' if o.cash < 0 else '')}"
+            " (answered on their turn).</p>" for o in mine)
+        assign(self.offer_text, object=text)
         self._refresh_propose()
 
     def _refresh_propose(self) -> None:
         g, who = self.model.game, self.model.person_to_move
         action = self._trade(who) if who is not None else None
         reason = g.why_illegal(action) if action is not None else "choose a player to trade with"
-        self.propose.disabled = reason is not None
-        self.propose.description = reason
-        self.trade_why.object = f"<small>{esc(reason)}</small>" if reason else ""
+        assign(self.propose, disabled=reason is not None, description=reason)
+        assign(self.trade_why, object=f"<small>{esc(reason)}</small>" if reason else "")
 
     def __panel__(self) -> pn.viewable.Viewable:
         row = pn.Row
