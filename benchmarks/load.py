@@ -108,27 +108,34 @@ class LightClient(threading.Thread):
         self.errors: list[str] = []
         self.session: Any = None
         self.ready = threading.Event()
+        self.built = threading.Event()  # the Play tab's controls have arrived
         self.stopping = False
 
     def run(self) -> None:
         from bokeh.client import ClientSession
         from bokeh.client.util import websocket_url_for_server_url
         from bokeh.events import DocumentReady
-        from bokeh.models import Slider, Toggle
 
         register_panel_models()
         client = self
 
         class Session(ClientSession):
-            """Reads the server's updates without rebuilding them as Bokeh models.
+            """Reads the server's updates, once the page is built, without rebuilding them as Bokeh models.
 
-            Applying every patch to a Python copy of the document costs the load
-            generator more CPU than the server spends making it; on a 2-core machine
-            that would starve the server it measures.  The status line's text is
-            read straight from the patch.
+            A served page gets its Play tab in steps after it has loaded, so the
+            first updates are applied to the document as a browser does, until
+            the status line, the pace slider and the autoplay toggle are there.
+            After that, applying every patch to a Python copy of the document
+            would cost the load generator more CPU than the server spends making
+            it; on a 2-core machine that would starve the server it measures.
+            The status line's text is then read straight from the patch.
             """
 
             def _handle_patch(self, message: Any) -> None:
+                if not client.built.is_set():
+                    super()._handle_patch(message)
+                    client._look_for_controls()
+                    return
                 for event in message.content.get("events", []):
                     if event.get("kind") == "ModelChanged" and event.get("attr") == "text":
                         client._seen(str(event.get("new")))
@@ -136,20 +143,9 @@ class LightClient(threading.Thread):
         try:
             self.session = Session(websocket_url=websocket_url_for_server_url(self.url), arguments=self.args)
             self.session.pull()  # as bokeh.client.pull_session, keeping the session to close it on failure
-            doc = self.session.document
-            status = next(m for m in doc.models if type(m).__name__ == "HTML" and TURN.search(str(m.text)))
-            self._seen(str(status.text))
-            # as BokehJS does once a page has rendered: Panel connects the session on this event
-            doc.callbacks.send_event(DocumentReady())
-            if self.drive:
-                slider = next(m for m in doc.select({"type": Slider}) if m.title == "Turns per second")
-                toggle = next(m for m in doc.select({"type": Toggle}) if m.label == "Autoplay")
-
-                def start() -> None:  # from inside the client's loop, as a page's clicks arrive
-                    slider.value = self.speed
-                    toggle.active = True
-
-                self.session._connection._loop.call_later(0.5, start)
+            # as BokehJS does once a page has rendered: Panel connects the session, and builds the Play tab, on this event
+            self.session.document.callbacks.send_event(DocumentReady())
+            self._look_for_controls()
             self.ready.set()
             self.session._connection.loop_until_closed()  # Bokeh 3 keeps this loop on the connection
             if not self.stopping:
@@ -160,6 +156,25 @@ class LightClient(threading.Thread):
                 self.session.close()
         finally:
             self.ready.set()
+
+    def _look_for_controls(self) -> None:
+        """Once the status line and controls are in the document: note the turn, and a seat starts autoplay."""
+        from bokeh.models import Slider, Toggle
+
+        doc = self.session.document
+        status = next((m for m in doc.models if type(m).__name__ == "HTML" and TURN.search(str(m.text))), None)
+        slider = next((m for m in doc.select({"type": Slider}) if m.title == "Turns per second"), None)
+        toggle = next((m for m in doc.select({"type": Toggle}) if m.label == "Autoplay"), None)
+        if self.built.is_set() or status is None or slider is None or toggle is None:
+            return
+        self.built.set()
+        self._seen(str(status.text))
+        if self.drive:
+            def start() -> None:  # from inside the client's loop, as a page's clicks arrive
+                slider.value = self.speed
+                toggle.active = True
+
+            self.session._connection._loop.call_later(0.5, start)
 
     def _seen(self, text: str) -> None:
         found = TURN.search(text)

@@ -44,10 +44,12 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:  # type: i
 APP = Path(__file__).resolve().parents[1] / "apps" / "laspoly_app.py"
 
 
-def start_server(db_url: str, port: int | None = None, num_procs: int = 1) -> tuple[subprocess.Popen[bytes], str]:
+def start_server(db_url: str, port: int | None = None, num_procs: int = 1,
+                 log: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
     """Start the dashboard on loopback with its own game database; returns the process and its URL.
 
     One process: ``laspoly serve``; several: ``panel serve apps/laspoly_app.py --num-procs N``.
+    ``log`` keeps the server's output in that file.
     """
     port = port or _free_port()
     env = {**os.environ, "LASPOLY_DB": db_url}
@@ -58,7 +60,8 @@ def start_server(db_url: str, port: int | None = None, num_procs: int = 1) -> tu
         cmd = [sys.executable, "-m", "panel", "serve", str(APP), "--port", str(port), "--address", "127.0.0.1",
                "--num-procs", str(num_procs), "--allow-websocket-origin", f"127.0.0.1:{port}"]
         url = f"http://127.0.0.1:{port}/laspoly_app"
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    with open(log or os.devnull, "wb") as out:  # the server keeps its own copy of the file
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
     deadline = time.time() + 60
     while time.time() < deadline:
         try:

@@ -178,6 +178,27 @@ def test_two_browser_contexts_keep_separate_games_and_closing_one_leaves_the_oth
     expect(b.get_by_text("Ana rolled", exact=False)).to_be_visible()
 
 
+def test_pages_closed_while_the_play_tab_is_still_arriving_leave_no_error_on_the_server(tmp_path: Path, browser) -> None:  # type: ignore[no-untyped-def]
+    from conftest import start_server
+
+    log = tmp_path / "server.log"
+    proc, url = start_server(f"sqlite:///{tmp_path / 'rooms.db'}", log=log)
+    try:
+        for _ in range(6):  # the turn's buttons come first; the board and the rest are still on their way
+            page = browser.new_page()
+            _open(page, url)
+            page.close()
+        page = browser.new_page()
+        _open(page, url)
+        _button(page, "Roll").click()
+        expect(page.get_by_text("Ana rolled", exact=False)).to_be_visible()
+        page.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    assert "never retrieved" not in log.read_text(errors="replace")
+
+
 def test_a_hostile_player_name_is_shown_as_text(server: str, page: Page, screenshot_dir: Path) -> None:
     dialogs: list[str] = []
     page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))

@@ -185,6 +185,29 @@ def test_hidden_tabs_views_are_made_when_first_shown_and_redraw_only_while_shown
     assert isinstance(players, PlayersView) and not players.shown
 
 
+def test_the_play_tab_is_filled_in_steps_the_turns_controls_first_then_the_board_and_the_rest() -> None:
+    d = Dashboard(_model())
+    d._slots[0].objects = []  # as a served page starts, before it has loaded
+    d._fill_play()  # outside a server every step runs at once
+    board, side = d._slots[0].objects[0].objects
+    assert isinstance(board, pn.pane.Bokeh) and board.object is d.board.figure
+    turn, manage, card, log = side.objects
+    assert d.controls.autoplay in turn.select(pn.widgets.Toggle)
+    assert d.controls.house in manage.select(pn.widgets.Button)
+    assert d.card.pane in card.select(pn.pane.HTML) and d.log.pane in log.select(pn.pane.HTML)
+
+
+def test_the_trade_card_is_filled_the_first_time_it_is_opened() -> None:
+    d = Dashboard(_model())
+    trade = d.controls.manage_controls().objects[1]
+    assert trade.title == "Trade" and trade.collapsed and not trade.objects
+    trade.collapsed = False
+    assert d.controls.partner in trade.select(pn.widgets.Select)
+    trade.collapsed = True
+    trade.collapsed = False
+    assert len(trade.objects) == 1
+
+
 def test_a_steps_redraw_runs_inside_the_models_redraw_batch() -> None:
     m = _model(seats=("basic", "basic", "basic"))
     Dashboard(m)

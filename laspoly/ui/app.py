@@ -45,6 +45,13 @@ def _serving() -> bool:
     return pn.state.curdoc is not None and pn.state.curdoc.session_context is not None
 
 
+def _page_open() -> bool:
+    """Whether a browser is still connected to this session (always true outside a server)."""
+    context = pn.state.curdoc.session_context if pn.state.curdoc is not None else None
+    session = getattr(context, "session", None)
+    return session is None or session.connection_count > 0
+
+
 class Dashboard(Viewer):
     """Las Poly in the browser or a notebook: play, watch and explore."""
 
@@ -75,6 +82,9 @@ class Dashboard(Viewer):
         self.tabs = pn.Tabs(*((title, slot) for (title, _), slot in zip(pages, self._slots, strict=True)),
                             dynamic=False, sizing_mode="stretch_width")
         self.tabs.param.watch(self._show_tab, "active")
+        if _serving():  # a served page gets "Play" in steps once it has loaded; a notebook gets it at once
+            self._slots[0].objects = [pn.pane.HTML("<p>Setting out the board…</p>")]
+            pn.state.onload(self._fill_play)
         self._show_tab()
         self._poller: Any = None
         if isinstance(m, RoomModel) and _serving():
@@ -91,9 +101,8 @@ class Dashboard(Viewer):
     def _make(self, name: str) -> Any:
         m = self.model
         if name == "play":
-            return pn.Row(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=760, min_width=320),
-                          pn.Column(self.controls, self.card, self.log, sizing_mode="stretch_width", min_width=360),
-                          sizing_mode="stretch_width")
+            side = pn.Column(self.controls, self.card, self.log, sizing_mode="stretch_width", min_width=360)
+            return pn.Row(self._board_pane(), side, sizing_mode="stretch_width")
         views = {"players": PlayersView, "rules": RulesView, "setup": SetupView, "files": FilesView, "invite": InviteView,
                  "my_games": MyGamesView}
         if name == "probability":
@@ -127,6 +136,45 @@ class Dashboard(Viewer):
     @property
     def files(self) -> FilesView:
         return self._view("files")
+
+    def _board_pane(self) -> pn.pane.Bokeh:
+        return pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=760, min_width=320)
+
+    def _fill_play(self) -> None:
+        """Put the Play tab on a served page in steps, each its own turn of the server's event loop.
+
+        Building a page's Bokeh models and sending them takes the one event loop
+        a few hundred milliseconds, during which every other session's autoplay
+        waits.  When a class arrives at once, that stalls everyone's game.  In
+        steps (the turn's controls, the board, the other controls, the property
+        card and log), other sessions' steps run in between.
+        """
+        side = pn.Column(self.controls.turn_controls(), sizing_mode="stretch_width", min_width=360)
+        row = pn.Row(side, sizing_mode="stretch_width")
+        steps = [
+            lambda: self._slots[0].param.update(objects=[row]),
+            lambda: row.insert(0, self._board_pane()),
+            lambda: side.append(self.controls.manage_controls()),
+            lambda: side.extend([self.card, self.log]),
+        ]
+
+        def run(index: int = 0) -> None:
+            if not _page_open():  # closed or reloaded before it was built: nothing to send the rest to
+                return
+            doc = pn.state.curdoc
+            # Bokeh sends each step's changes itself, when the step ends; it copes with a page closed meanwhile
+            # (a warning), where Panel's own write queue would log an unretrieved WebSocketClosedError.
+            if doc is not None:
+                doc.hold("combine")
+            try:
+                steps[index]()
+            finally:
+                if doc is not None:
+                    doc.unhold()
+            if index + 1 < len(steps):
+                pn.state.execute(lambda: run(index + 1), schedule=True)
+
+        run()
 
     def _refresh_board(self, *_: Any) -> None:
         probability = self._views.get("probability")

@@ -463,7 +463,8 @@ class ControlsView(Viewer):
         assign(self.propose, disabled=reason is not None, description=reason)
         assign(self.trade_why, object=f"<small>{esc(reason)}</small>" if reason else "")
 
-    def __panel__(self) -> pn.viewable.Viewable:
+    def turn_controls(self) -> pn.Column:
+        """The status line and the decisions of a turn, with the autoplay controls."""
         row = pn.Row
         return pn.Column(
             self.status, self.message, row(self.confirm, self.cancel),
@@ -472,13 +473,33 @@ class ControlsView(Viewer):
             row(self.bid_amount, self.bid, self.pass_auction),
             row(self.next, self.autoplay, self.speed, self.run_end, self.undo),
             self.why,
+            sizing_mode="stretch_width",
+        )
+
+    def manage_controls(self) -> pn.Column:
+        """Building, selling and mortgaging, then trading.
+
+        The trade card starts folded and is filled the first time it is opened:
+        most players never open it, and its widgets are a good part of the page.
+        """
+        row = pn.Row
+        trade = pn.Card(title="Trade", collapsed=True, sizing_mode="stretch_width")
+
+        def fill(event: Any) -> None:
+            if not event.new and not trade.objects:
+                trade.objects = [pn.Column(self.offer_text, row(self.accept, self.reject), self.partner, row(self.give, self.take),
+                                           self.cash, self.propose, self.trade_why, sizing_mode="stretch_width")]
+
+        trade.param.watch(fill, "collapsed")
+        return pn.Column(
             pn.Card(pn.Column(self.field, row(self.house, self.hotel, self.factory),
                               row(self.sell_building, self.sell_property, self.mortgage, self.repay)),
                     title="Build, sell, mortgage", collapsed=False, sizing_mode="stretch_width"),
-            pn.Card(pn.Column(self.offer_text, row(self.accept, self.reject), self.partner, row(self.give, self.take),
-                              self.cash, self.propose, self.trade_why), title="Trade", collapsed=True, sizing_mode="stretch_width"),
-            sizing_mode="stretch_width",
+            trade, sizing_mode="stretch_width",
         )
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return pn.Column(self.turn_controls(), self.manage_controls(), sizing_mode="stretch_width")
 
 
 class ProbabilityView(TabView):
