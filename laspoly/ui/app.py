@@ -117,25 +117,12 @@ class Dashboard(Viewer):
                 view.shown = self._page_names.index(name) == self.tabs.active
         return self._views[name]
 
-    @property
-    def players(self) -> PlayersView:
-        return self._view("players")
-
-    @property
-    def probability(self) -> ProbabilityView:
-        return self._view("probability")
-
-    @property
-    def rules(self) -> RulesView:
-        return self._view("rules")
-
-    @property
-    def setup(self) -> SetupView:
-        return self._view("setup")
-
-    @property
-    def files(self) -> FilesView:
-        return self._view("files")
+    # the views of the other tabs, made on first use
+    players = property(lambda self: self._view("players"), doc="The Players tab's view (a PlayersView).")
+    probability = property(lambda self: self._view("probability"), doc="The Probability tab's view (a ProbabilityView).")
+    rules = property(lambda self: self._view("rules"), doc="The Rules tab's view (a RulesView).")
+    setup = property(lambda self: self._view("setup"), doc="The New game tab's view (a SetupView).")
+    files = property(lambda self: self._view("files"), doc="The Save and load tab's view (a FilesView).")
 
     def _board_pane(self) -> pn.pane.Bokeh:
         return pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=760, min_width=320)
