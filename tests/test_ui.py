@@ -122,13 +122,14 @@ def test_hostile_names_are_escaped_everywhere_in_html() -> None:
 
 def test_odd_unicode_names_are_shown_as_typed_and_long_or_invisible_ones_are_refused_clearly() -> None:
     m = _model()
-    odd = ["Zoë 🎲", "名前", "Ĺåš Ṗǒľÿ", "e\u0301mile"]  # an emoji, CJK, accents, a combining accent
-    assert m.new_game(odd, [PERSON, "basic", "basic", "basic"], seed=4)
+    odd = ["Zoë 🎲", "名前", "Ĺåš Ṗǒľÿ", "e\u0301mile", "👩🏽\u200d🏫 Ana"]  # emoji, CJK, accents, a combining accent, a joined emoji
+    assert m.new_game(odd, [PERSON, "basic", "basic", "basic", "basic"], seed=4)
     d = Dashboard(m)
     for name in odd:
         assert html.escape(name) in d.players.table.object
     before = m.game.digest()
-    for bad, why in (("x" * 41, "at most 40 characters"), ("\u202eevil", "printable"), ("a\x00b", "printable")):
+    for bad, why in (("x" * 41, "at most 40 characters"), ("\u202eevil", "printable"), ("a\x00b", "printable"),
+                     ("\u200d", "printable"), ("Ana\u200d", "printable"), ("\u200b", "printable")):
         assert not m.new_game([bad, "Ben"], [PERSON, "basic"], seed=4)
         assert why in m.message and m.game.digest() == before
 

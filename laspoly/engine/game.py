@@ -42,8 +42,17 @@ HOUSES, HOTELS = 32, 12  # the bank's supply with the building_shortage option
 MAX_PLAYERS = 8
 
 
+#: The zero-width joiner, which joins emoji into one picture (👩🏽‍🏫 is a woman, a skin tone and a school).
+ZWJ = "\u200d"
+
+
 def clean_name(name: Any) -> str:
-    """Check a player's name: 1-40 printable characters.  Markup is kept as text; views escape it."""
+    """Check a player's name: 1-40 printable characters.  Markup is kept as text; views escape it.
+
+    Python's ``isprintable`` refuses every invisible format character, among them
+    the direction overrides that could make a name read backwards.  The one
+    allowed is the zero-width joiner, which emoji sequences need.
+    """
     if not isinstance(name, str):
         raise SetupError(f"a player's name must be text, not {type(name).__name__}")
     name = " ".join(name.split())
@@ -51,7 +60,10 @@ def clean_name(name: Any) -> str:
         raise SetupError("a player's name must not be empty")
     if len(name) > MAX_NAME:
         raise SetupError(f"a player's name has at most {MAX_NAME} characters: {name[:MAX_NAME]!r}...")
-    if not name.isprintable():
+    visible = name.replace(ZWJ, "")  # the joiner inside emoji such as 👩🏽‍🏫 is the one invisible character allowed,
+    joined = all(0 < i < len(name) - 1 and not name[i - 1].isspace() and not name[i + 1].isspace()
+                 and name[i - 1] != ZWJ != name[i + 1] for i, c in enumerate(name) if c == ZWJ)  # between two others
+    if not visible or not visible.isprintable() or not joined:
         raise SetupError(f"a player's name must be printable text: {name!r}")
     return name
 
