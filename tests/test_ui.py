@@ -14,6 +14,7 @@ from bokeh.document import Document
 from bokeh.document.events import ColumnDataChangedEvent
 
 from laspoly.engine import actions as A
+from laspoly.ui import app
 from laspoly.ui.app import Dashboard
 from laspoly.ui.board import board_data, cell_xy, token_data
 from laspoly.ui.model import PERSON, GameModel
@@ -212,7 +213,7 @@ def test_the_trade_card_is_filled_the_first_time_it_is_opened() -> None:
 def test_a_steps_redraw_runs_inside_the_models_redraw_batch() -> None:
     m = _model(seats=("basic", "basic", "basic"))
     Dashboard(m)
-    assert m.redraw_batch is pn.io.hold  # on a served page: one message per step
+    assert m.redraw_batch is not pn.io.hold  # outside a server (a notebook) Panel pushes each change itself
     seen: list[int] = []
 
     @contextlib.contextmanager
@@ -224,6 +225,15 @@ def test_a_steps_redraw_runs_inside_the_models_redraw_batch() -> None:
     before = m.version
     m.step()
     assert seen == [before] and m.version == before + 1
+
+
+def test_a_served_dashboard_batches_each_redraw_with_panels_hold(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setattr(app, "_serving", lambda: True)
+    monkeypatch.setattr(pn.state, "onload", lambda callback: None)  # no page here to load
+    monkeypatch.setattr(pn.state, "on_session_destroyed", lambda callback: None)
+    m = _model()
+    Dashboard(m)
+    assert m.redraw_batch is pn.io.hold
 
 
 def test_assign_sets_only_the_values_that_change() -> None:

@@ -60,7 +60,8 @@ class Dashboard(Viewer):
     def __init__(self, model: GameModel | None = None, **params: Any) -> None:
         super().__init__(model=model or GameModel(), **params)
         m = self.model
-        m.redraw_batch = pn.io.hold  # every view's redraw after a step reaches the page as one message
+        if _serving():  # every view's redraw after a step reaches the page as one message (a notebook keeps Panel's own)
+            m.redraw_batch = pn.io.hold
         self.board = BoardFigure(m)
         self.controls = ControlsView(model=m)
         self.card = CardView(model=m)
