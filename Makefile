@@ -45,11 +45,11 @@ postgres:
 
 ## test: install laspoly with the test extras (and Chromium and PostgreSQL) and run ruff and the whole suite
 test: $(VENV)/.test-installed chromium postgres
-	$(BIN)/ruff check laspoly tests benchmarks apps tools
+	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
 	$(BIN)/python -m pytest
 
 lint: $(VENV)/.test-installed
-	$(BIN)/ruff check laspoly tests benchmarks apps tools
+	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
 
 ## soak: 100,000 checked bot games across presets and seeds (kept out of make test)
 soak: $(VENV)/.app-installed
