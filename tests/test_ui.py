@@ -130,7 +130,8 @@ def test_odd_unicode_names_are_shown_as_typed_and_long_or_invisible_ones_are_ref
         assert html.escape(name) in d.players.table.object
     before = m.game.digest()
     for bad, why in (("x" * 41, "at most 40 characters"), ("\u202eevil", "printable"), ("a\x00b", "printable"),
-                     ("\u200d", "printable"), ("Ana\u200d", "printable"), ("\u200b", "printable")):
+                     ("\u200d", "printable"), ("Ana\u200d", "printable"), ("\u200dAna", "printable"),
+                     ("a\u200d\u200db", "printable"), ("\u200b", "printable")):
         assert not m.new_game([bad, "Ben"], [PERSON, "basic"], seed=4)
         assert why in m.message and m.game.digest() == before
 
@@ -185,6 +186,11 @@ def test_hidden_tabs_views_are_made_when_first_shown_and_redraw_only_while_shown
     assert not view.shown
     players = d.players  # read before its tab is shown: made, and hidden like the others
     assert isinstance(players, PlayersView) and not players.shown
+    table = players.table.object
+    d.model.run_to_end()
+    assert players.table.object == table  # hidden: the game moved on, the table waits
+    d.tabs.active = 1
+    assert players.shown and players.table.object != table  # shown: redrawn once, up to date
 
 
 def test_the_play_tab_is_filled_in_steps_the_turns_controls_first_then_the_board_and_the_rest() -> None:
@@ -197,6 +203,14 @@ def test_the_play_tab_is_filled_in_steps_the_turns_controls_first_then_the_board
     assert d.controls.autoplay in turn.select(pn.widgets.Toggle)
     assert d.controls.house in manage.select(pn.widgets.Button)
     assert d.card.pane in card.select(pn.pane.HTML) and d.log.pane in log.select(pn.pane.HTML)
+
+
+def test_a_page_closed_before_its_play_tab_arrived_gets_no_more_steps(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    d = Dashboard(_model())
+    d._slots[0].objects = []
+    monkeypatch.setattr(app, "_page_open", lambda: False)
+    d._fill_play()
+    assert d._slots[0].objects == []
 
 
 def test_the_trade_card_is_filled_the_first_time_it_is_opened() -> None:

@@ -60,10 +60,11 @@ def clean_name(name: Any) -> str:
         raise SetupError("a player's name must not be empty")
     if len(name) > MAX_NAME:
         raise SetupError(f"a player's name has at most {MAX_NAME} characters: {name[:MAX_NAME]!r}...")
-    visible = name.replace(ZWJ, "")  # the joiner inside emoji such as 👩🏽‍🏫 is the one invisible character allowed,
-    joined = all(0 < i < len(name) - 1 and not name[i - 1].isspace() and not name[i + 1].isspace()
-                 and name[i - 1] != ZWJ != name[i + 1] for i, c in enumerate(name) if c == ZWJ)  # between two others
-    if not visible or not visible.isprintable() or not joined:
+    # the joiner is allowed only inside an emoji sequence: never at an end, beside a space or another joiner
+    padded = f" {name} "
+    stray_joiner = any(padded[k] == ZWJ and {padded[k - 1], padded[k + 1]} & {" ", ZWJ} for k in range(1, len(padded) - 1))
+    visible = name.replace(ZWJ, "")
+    if not visible or not visible.isprintable() or stray_joiner:
         raise SetupError(f"a player's name must be printable text: {name!r}")
     return name
 
@@ -617,7 +618,7 @@ class Game:
             return "a street of this group is mortgaged"
         if self.factory[i]:
             return "a factory is final; nothing can be built on it"
-        free = [j for j in self.group_of[i] if not self.factory[j]]
+        levels = self._even_levels(i)
         if a.building == "factory":
             if not self.fields[i].factory_price:
                 return "this street allows no factory"
@@ -628,14 +629,14 @@ class Game:
                 return "these rules have no hotels"
             if self.level[i] == self.hotel_level:
                 return "there is a hotel already"
-            if self.level[i] != r.max_houses or any(self.level[j] < r.max_houses for j in free):
+            if self.level[i] != r.max_houses or min(levels) < r.max_houses:
                 return f"a hotel needs {r.max_houses} houses on every street of the group without a factory"
             if r.building_shortage and self.hotels_left < 1:
                 return "the bank has no hotels left"
         elif a.building == "house":
             if self.level[i] >= r.max_houses:
                 return f"a street holds at most {r.max_houses} houses"
-            if self.level[i] > min(self.level[j] for j in free):
+            if self.level[i] > min(levels):
                 return "you must build evenly across the group"
             if r.building_shortage and self.houses_left < 1:
                 return "the bank has no houses left"
@@ -659,6 +660,11 @@ class Game:
             return None if a.player == self.debt.payer else "only the debtor may sell now"  # type: ignore[union-attr]
         return self._own_turn_reason(a)
 
+    def _even_levels(self, i: int, besides: int | None = None) -> list[int]:
+        """The building levels that building and selling keep even (L17): the streets of ``i``'s group
+        without a factory (L12), leaving out ``besides``."""
+        return [self.level[j] for j in self.group_of[i] if not self.factory[j] and j != besides]
+
     def _why_sell_building(self, a: A.SellBuilding) -> str | None:
         reason = self._manage_reason(a) or self._owns_street(a.player, a.field)
         if reason:
@@ -667,14 +673,14 @@ class Game:
         if self.factory[i]:
             # L12 with L17: the street comes back unbuilt and rejoins the group's evenness, so the sale
             # must keep the group even: the other streets without a factory hold at most one house
-            if max((self.level[j] for j in self.group_of[i] if j != i and not self.factory[j]), default=0) > 1:
+            if max(self._even_levels(i, besides=i), default=0) > 1:
                 return "selling the factory would leave the group uneven: sell the other streets down to one house first"
             return None
         if self.level[i] == self.hotel_level:
             return None
         if not self.level[i]:
             return "there is no building on it"
-        if self.level[i] < max(self.level[j] for j in self.group_of[i] if not self.factory[j]):
+        if self.level[i] < max(self._even_levels(i)):
             return "you must sell evenly: sell from the most built street first"
         return None
 

@@ -86,6 +86,8 @@ class Dashboard(Viewer):
         if _serving():  # a served page gets "Play" in steps once it has loaded; a notebook gets it at once
             self._slots[0].objects = [pn.pane.HTML("<p>Setting out the board…</p>")]
             pn.state.onload(self._fill_play)
+        else:
+            self._fill_play()
         self._show_tab()
         self._poller: Any = None
         if isinstance(m, RoomModel) and _serving():
@@ -99,21 +101,15 @@ class Dashboard(Viewer):
             self.tabs, sizing_mode="stretch_width", stylesheets=[CSS],
         )
 
-    def _make(self, name: str) -> Any:
-        m = self.model
-        if name == "play":
-            side = pn.Column(self.controls, self.card, self.log, sizing_mode="stretch_width", min_width=360)
-            return pn.Row(self._board_pane(), side, sizing_mode="stretch_width")
-        views = {"players": PlayersView, "rules": RulesView, "setup": SetupView, "files": FilesView, "invite": InviteView,
-                 "my_games": MyGamesView}
-        if name == "probability":
-            return ProbabilityView(model=m, board=self.board)
-        return views[name](model=m)
-
     def _view(self, name: str) -> Any:
-        """The view of a tab, made on first use."""
+        """The view of a tab other than "Play", made on first use."""
         if name not in self._views:
-            view = self._views[name] = self._make(name)
+            if name == "probability":
+                view = ProbabilityView(model=self.model, board=self.board)
+            else:
+                view = {"players": PlayersView, "rules": RulesView, "setup": SetupView, "files": FilesView,
+                        "invite": InviteView, "my_games": MyGamesView}[name](model=self.model)
+            self._views[name] = view
             if isinstance(view, TabView):  # a view read before its tab is shown waits, hidden, like the others
                 view.shown = self._page_names.index(name) == self.tabs.active
         return self._views[name]
@@ -125,11 +121,8 @@ class Dashboard(Viewer):
     setup = property(lambda self: self._view("setup"), doc="The New game tab's view (a SetupView).")
     files = property(lambda self: self._view("files"), doc="The Save and load tab's view (a FilesView).")
 
-    def _board_pane(self) -> pn.pane.Bokeh:
-        return pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=760, min_width=320)
-
     def _fill_play(self) -> None:
-        """Put the Play tab on a served page in steps, each its own turn of the server's event loop.
+        """Put the Play tab on the page in steps; on a served page each step is its own turn of the server's event loop.
 
         Building a page's Bokeh models and sending them takes the one event loop
         a few hundred milliseconds, during which every other session's autoplay
@@ -141,7 +134,7 @@ class Dashboard(Viewer):
         row = pn.Row(side, sizing_mode="stretch_width")
         steps = [
             lambda: self._slots[0].param.update(objects=[row]),
-            lambda: row.insert(0, self._board_pane()),
+            lambda: row.insert(0, pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=760, min_width=320)),
             lambda: side.append(self.controls.manage_controls()),
             lambda: side.extend([self.card, self.log]),
         ]
@@ -149,7 +142,7 @@ class Dashboard(Viewer):
         def run(index: int = 0) -> None:
             if not _page_open():  # closed or reloaded before it was built: nothing to send the rest to
                 return
-            doc = pn.state.curdoc
+            doc = pn.state.curdoc if _serving() else None
             # Bokeh sends each step's changes itself, when the step ends; it copes with a page closed meanwhile
             # (a warning), where Panel's own write queue would log an unretrieved WebSocketClosedError.
             if doc is not None:
