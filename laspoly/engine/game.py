@@ -39,7 +39,14 @@ TURN, BUY, TRAVEL, AUCTION, DEBT, OVER = "turn", "buy", "travel", "auction", "de
 MANAGING = (TURN, BUY, TRAVEL)  # phases in which the current player may build, sell, mortgage
 MAX_NAME = 40
 HOUSES, HOTELS = 32, 12  # the bank's supply with the building_shortage option
-MAX_PLAYERS = 8
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+
+
+def check_player_count(count: Any) -> int:
+    """The one player limit of every preset, the command line and the dashboard: 2 to 8 players."""
+    if isinstance(count, bool) or not isinstance(count, int) or not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise SetupError(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count!r}")
+    return count
 
 
 #: The zero-width joiner, which joins emoji into one picture (👩🏽‍🏫 is a woman, a skin tone and a school).
@@ -165,13 +172,12 @@ class Game:
         self.board: Board = board or self.preset.board
         self.rules: RuleOptions = self.preset.rules.with_overrides(rules)
         if isinstance(players, int) and not isinstance(players, bool):
-            if not 2 <= players <= MAX_PLAYERS:
-                raise SetupError(f"a game needs 2 to {MAX_PLAYERS} players")
-            names: Any = [f"Player {i + 1}" for i in range(players)]
+            names: Any = [f"Player {i + 1}" for i in range(check_player_count(players))]
         else:
             names = players
-        if not isinstance(names, list | tuple) or not 2 <= len(names) <= MAX_PLAYERS:
-            raise SetupError(f"a game needs 2 to {MAX_PLAYERS} players")
+        if not isinstance(names, list | tuple):
+            raise SetupError(f"players must be a count or a list of names, not {type(names).__name__}")
+        check_player_count(len(names))
         names = [clean_name(n) for n in names]
         if len({n.casefold() for n in names}) != len(names):
             raise SetupError("players' names must differ")
