@@ -5,7 +5,8 @@ UI and no numerical library.
 """
 
 from laspoly.engine import actions
-from laspoly.engine.errors import (
+from laspoly.engine.game import Game
+from laspoly.errors import (
     BoardError,
     IllegalActionError,
     LaspolyError,
@@ -13,7 +14,6 @@ from laspoly.engine.errors import (
     SaveFileError,
     SetupError,
 )
-from laspoly.engine.game import Game
 from laspoly.rules.options import RuleOptions
 from laspoly.rules.presets import load_preset, preset_names
 

@@ -17,8 +17,8 @@ from typing import Any
 
 from laspoly.bots.basic import BasicBot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_game
-from laspoly.engine.errors import LaspolyError
 from laspoly.engine.game import Game
+from laspoly.errors import LaspolyError
 from laspoly.record import load_game, save_game
 from laspoly.rules.options import describe_options, parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
@@ -64,7 +64,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     """Validate a board or save file and say what it is; a bad file is one clear error line."""
     from pathlib import Path
 
-    from laspoly.engine.errors import SaveFileError
+    from laspoly.errors import SaveFileError
     from laspoly.rules.board import load_board
 
     path = Path(args.file)

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from laspoly.engine.actions import action_from_dict
-from laspoly.engine.errors import LaspolyError, SaveFileError
 from laspoly.engine.game import Game
+from laspoly.errors import LaspolyError, SaveFileError
 
 SAVE_FORMAT = "laspoly-save"
 SAVE_VERSION = 1

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from laspoly.engine.errors import LaspolyError
+from laspoly.errors import LaspolyError
 
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS rooms (

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from laspoly import Game
 from laspoly.bots.basic import BasicBot
 from laspoly.bots.runner import play_bot_turns
-from laspoly.engine.errors import LaspolyError
+from laspoly.errors import LaspolyError
 from laspoly.record import game_from_json, game_to_dict
 from laspoly.rules.board import board_from_dict
 

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from laspoly.engine import actions as A
-from laspoly.engine.errors import RuleOptionError
 from laspoly.engine.game import AUCTION, BUY, TRAVEL, TURN, Game
+from laspoly.errors import RuleOptionError
 from laspoly.rules.board import Board
 
 WALKERS = 2

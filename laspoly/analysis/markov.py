@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from laspoly.engine.errors import RuleOptionError
+from laspoly.errors import RuleOptionError
 from laspoly.rules.board import Board
 from laspoly.rules.options import RuleOptions
 from laspoly.rules.presets import load_preset

@@ -20,8 +20,8 @@ from laspoly.analysis.stats import binomial_two_sided_p, goodness_of_fit, percen
 from laspoly.bots.basic import make_bot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_bot_turns
 from laspoly.engine import events as E
-from laspoly.engine.errors import RuleOptionError
 from laspoly.engine.game import Game
+from laspoly.errors import RuleOptionError
 from laspoly.rules.presets import load_preset
 
 MASK64 = (1 << 64) - 1

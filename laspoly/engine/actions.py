@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields
 from typing import Any
 
-from laspoly.engine.errors import SaveFileError
+from laspoly.errors import SaveFileError
 
 
 @dataclass(frozen=True, slots=True)

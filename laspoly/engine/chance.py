@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterable, MutableSequence, Sequence
 from typing import Any
 
-from laspoly.engine.errors import SetupError
+from laspoly.errors import SetupError
 
 MAX_SCRIPT = 10_000
 

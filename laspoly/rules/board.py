@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from laspoly.engine.errors import BoardError
+from laspoly.errors import BoardError
 
 BOARD_FORMAT = "laspoly-board"
 BOARD_VERSION = 1

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
-from laspoly.engine.errors import RuleOptionError
+from laspoly.errors import RuleOptionError
 
 
 @dataclass(frozen=True, slots=True)

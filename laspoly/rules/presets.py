@@ -12,7 +12,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from laspoly.engine.errors import BoardError, RuleOptionError
+from laspoly.errors import BoardError, RuleOptionError
 from laspoly.rules.board import Board, board_from_dict
 from laspoly.rules.options import RuleOptions
 

@@ -24,8 +24,8 @@ import param
 from laspoly.bots.basic import TEMPERAMENTS, BasicBot, Bot, make_bot
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
-from laspoly.engine.errors import LaspolyError
 from laspoly.engine.game import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Game
+from laspoly.errors import LaspolyError
 from laspoly.record import game_from_json, game_to_dict, replay
 from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names

@@ -23,8 +23,8 @@ import param
 
 from laspoly.engine import actions as A
 from laspoly.engine.actions import action_from_dict
-from laspoly.engine.errors import LaspolyError
 from laspoly.engine.game import Game
+from laspoly.errors import LaspolyError
 from laspoly.record import new_game_from_setup
 from laspoly.store import Seat, Store, StoreError, token
 from laspoly.ui.model import PERSON, GameModel

@@ -1,0 +1,141 @@
+"""The state types of a game: phases, players, trade offers, debts and auctions, and the setup limits.
+
+Plain data with no rules in it; :mod:`laspoly.engine.game` plays the rules on them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from laspoly.errors import SetupError
+
+
+class Phase(StrEnum):
+    """What the game waits for: a turn's decisions, a purchase, a train journey, bids, a debt, or nothing."""
+
+    TURN = "turn"
+    BUY = "buy"
+    TRAVEL = "travel"
+    AUCTION = "auction"
+    DEBT = "debt"
+    OVER = "over"
+
+
+TURN, BUY, TRAVEL, AUCTION, DEBT, OVER = Phase
+MANAGING = (TURN, BUY, TRAVEL)  # phases in which the current player may build, sell, mortgage
+MAX_NAME = 40
+HOUSES, HOTELS = 32, 12  # the bank's supply with the building_shortage option
+MIN_PLAYERS, MAX_PLAYERS = 2, 8
+
+
+def check_player_count(count: Any) -> int:
+    """The one player limit of every preset, the command line and the dashboard: 2 to 8 players."""
+    if isinstance(count, bool) or not isinstance(count, int) or not MIN_PLAYERS <= count <= MAX_PLAYERS:
+        raise SetupError(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {count!r}")
+    return count
+
+
+#: The zero-width joiner, which joins emoji into one picture (👩🏽‍🏫 is a woman, a skin tone and a school).
+ZWJ = "\u200d"
+
+
+def clean_name(name: Any) -> str:
+    """Check a player's name: 1-40 printable characters.  Markup is kept as text; views escape it.
+
+    Python's ``isprintable`` refuses every invisible format character, among them
+    the direction overrides that could make a name read backwards.  The one
+    allowed is the zero-width joiner, which emoji sequences need.
+    """
+    if not isinstance(name, str):
+        raise SetupError(f"a player's name must be text, not {type(name).__name__}")
+    name = " ".join(name.split())
+    if not name:
+        raise SetupError("a player's name must not be empty")
+    if len(name) > MAX_NAME:
+        raise SetupError(f"a player's name has at most {MAX_NAME} characters: {name[:MAX_NAME]!r}...")
+    # the joiner is allowed only inside an emoji sequence: never at an end, beside a space or another joiner
+    padded = f" {name} "
+    stray_joiner = any(padded[k] == ZWJ and {padded[k - 1], padded[k + 1]} & {" ", ZWJ} for k in range(1, len(padded) - 1))
+    visible = name.replace(ZWJ, "")
+    if not visible or not visible.isprintable() or stray_joiner:
+        raise SetupError(f"a player's name must be printable text: {name!r}")
+    return name
+
+
+class Player:
+    """One seat: cash, position and prison status.  Ownership lives on the game."""
+
+    __slots__ = (
+        "active",
+        "cash",
+        "has_passed_start",
+        "in_prison",
+        "index",
+        "jail_cards",
+        "lose_turn",
+        "name",
+        "pos",
+        "prison_turns",
+    )
+
+    def __init__(self, index: int, name: str, cash: int) -> None:
+        self.index = index
+        self.name = name
+        self.cash = cash
+        self.pos = 0
+        self.active = True
+        self.in_prison = False
+        self.prison_turns = 0
+        self.jail_cards: list[tuple[str, int]] = []
+        self.lose_turn = False
+        self.has_passed_start = False
+
+    def snapshot(self) -> dict[str, Any]:
+        """Every attribute as plain data."""
+        return {k: getattr(self, k) if k != "jail_cards" else [list(c) for c in self.jail_cards] for k in self.__slots__}
+
+
+@dataclass(slots=True)
+class TradeOffer:
+    """A pending offer (L16): ``cash`` > 0 is paid by the proposer, < 0 by the receiver."""
+
+    id: int
+    proposer: int
+    receiver: int
+    give: tuple[int, ...]
+    take: tuple[int, ...]
+    cash: int
+    give_cards: int = 0
+    take_cards: int = 0
+
+
+@dataclass(slots=True)
+class Debt:
+    """A payment that cash could not cover: the debtor must raise money (L19)."""
+
+    payer: int
+    payments: list[tuple[int, int]]
+    reason: str
+    field: int
+    then: str
+    resume: tuple[str, int] = (TURN, -1)
+
+    @property
+    def total(self) -> int:
+        return sum(amount for _, amount in self.payments)
+
+
+@dataclass(slots=True)
+class Auction:
+    """An open ascending auction (C2): bidders take turns to bid or leave."""
+
+    field: int
+    bidders: list[int]
+    turn: int = 0
+    high: int = 0
+    high_bidder: int = -1
+    then: str = "after_landing"
+    queue: list[int] = field(default_factory=list)
+
