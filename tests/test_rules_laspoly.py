@@ -1,4 +1,4 @@
-"""Scenario tests, one group per Las Poly ruling L1-L20 (see ../shared/RULINGS.md).
+"""Scenario tests, one group per Las Poly ruling L1-L20 (texts in docs/rules.md).
 
 Dice are scripted; positions are placed by hand.  Every expected amount is a
 literal worked out from the rulebook and ``laspoly/data/boards/laspoly.json``:

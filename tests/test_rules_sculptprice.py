@@ -1,4 +1,4 @@
-"""Scenario tests for Sculptprice, rulings S1-S9 (../shared/RULINGS.md).
+"""Scenario tests for Sculptprice, rulings S1-S9 (texts in docs/rules.md).
 
 Amounts come from ``laspoly/data/boards/sculptprice.json``: Venus de Willendorf (1)
 costs 60, rents 2/10/30/90/160 by Actualizaciones, upgrades 50, mortgage 30;
