@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import html
+import re
 import weakref
 from collections.abc import Iterator
 
@@ -319,3 +320,20 @@ def test_the_engine_says_what_a_voluntary_action_costs_for_the_L19_warning() -> 
     g.owner[7] = 0
     assert g.cost_of(A.Build(0, 7, "house")) == 50 and g.cost_of(A.Build(0, 7, "factory")) == 100
 
+
+def test_the_engines_player_limit_of_2_to_8_holds_in_the_dashboard_and_8_seats_render() -> None:
+    m = _model()
+    before = m.game.digest()
+    for count in (1, 9):
+        assert not m.new_game([f"P{i}" for i in range(count)], [PERSON] * count, seed=4)
+        assert "a game needs 2 to 8 players" in m.message and m.game.digest() == before
+    d = Dashboard(m)
+    d.tabs.active = 4  # "New game"
+    assert (d.setup.count.start, d.setup.count.end) == (2, 8)
+    d.setup.count.value = 8
+    d.setup.start.clicks += 1
+    assert len(m.game.players) == 8 and m.seats == [PERSON] + ["basic"] * 7
+    d.tabs.active = 1  # "Players"
+    badges = re.findall(r'<span style="color:(#\w+);font-size:1.2em" aria-hidden="true">(.)</span>', d.players.table.object)
+    assert len(badges) == 8 and len(set(badges)) == 8  # every seat its own colour and shape
+    assert len(set(token_data(m)["marker"])) == 8

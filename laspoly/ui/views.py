@@ -17,6 +17,7 @@ from bokeh.models import ColumnDataSource
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
+from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from laspoly.record import MAX_SAVE_BYTES
 from laspoly.table import PERSON, SEAT_CHOICES
 from laspoly.ui.common import PLAYER_COLORS, TabView, esc, player_badge
@@ -162,6 +163,10 @@ class RulesView(TabView):
         return pn.Column(self.pane, self.options, sizing_mode="stretch_width")
 
 
+#: The names a new game offers, one per seat up to the engine's limit.
+DEFAULT_NAMES = ("Ana", "Ben", "Cy", "Di", "Eve", "Fay", "Gus", "Hal")
+
+
 class SetupView(Viewer):
     """A new game: preset, rule overrides, players and seats, seed or scripted dice, language, class-period cap."""
 
@@ -173,11 +178,11 @@ class SetupView(Viewer):
         self.lang = pn.widgets.Select(label="Language", options={"English": "en", "Español": "es"}, value="en", width=140)
         self.rules = pn.widgets.TextInput(label="Rule overrides (name=value, space-separated)", placeholder="jail_exit=any_die_3",
                                           width=420)
-        self.count = pn.widgets.IntSlider(label="Players", start=2, end=6, value=3, width=220)
-        self.names = [pn.widgets.TextInput(label=f"Player {i + 1}", value=["Ana", "Ben", "Cy", "Di", "Eve", "Fay"][i],
-                                           max_length=40, width=220) for i in range(6)]
+        self.count = pn.widgets.IntSlider(label="Players", start=MIN_PLAYERS, end=MAX_PLAYERS, value=3, width=220)
+        self.names = [pn.widgets.TextInput(label=f"Player {i + 1}", value=name, max_length=40, width=220)
+                      for i, name in enumerate(DEFAULT_NAMES[:MAX_PLAYERS])]
         self.seat_kinds = [pn.widgets.Select(label="Seat", options=list(SEAT_CHOICES), value=PERSON if i == 0 else "basic", width=140)
-                           for i in range(6)]
+                           for i in range(MAX_PLAYERS)]
         self.seed = pn.widgets.IntInput(label="Seed", value=7, start=0, width=140)
         self.dice = pn.widgets.TextInput(label="Scripted dice (optional), e.g. 6-6 2-3", width=300)
         self.rounds = pn.widgets.IntInput(label="Stop after rounds (0: no cap)", value=0, start=0, width=200)
