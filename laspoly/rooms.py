@@ -192,9 +192,9 @@ class RoomTable:
 
     def open(self, game: Game, seats: list[str], lang: str) -> str:
         """A new or loaded game opens a new room of this browser's owner key; returns the link to move to."""
-        self.owner_key = self.owner_key or new_owner_key()
-        room = open_room(self.store, game, seats, self.owner_key, lang)
-        return owner_link(self.owner_key, room.room_id, room.seat if room.seat is not None else 0)
+        owner = self.owner_key or new_owner_key()  # a key of its own for a browser that does not own this room
+        room = open_room(self.store, game, seats, owner, lang)
+        return owner_link(owner, room.room_id, room.seat if room.seat is not None else 0)
 
     def links(self) -> dict[str, str]:
         """Query strings of every seat and of the spectator (only the owner can derive them)."""

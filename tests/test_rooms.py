@@ -229,3 +229,13 @@ def test_rooms_and_tables_import_no_ui_library() -> None:
             "print(','.join(m for m in ('panel', 'bokeh', 'param') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_a_guest_who_starts_a_new_game_gets_a_key_of_their_own_and_no_say_over_this_room(store: Store) -> None:
+    ana = _room(store)
+    ben = _join(store, ana, 1)
+    assert ben.new_game(["X", "Y"], ["person", "basic"], seed=2)
+    assert "&me=" in ben.navigate and f"&me={OWNER}" not in ben.navigate
+    assert ben.links() == {} and ben.my_games() is None
+    ben.set_seat(2, "greedy")
+    assert "Only the person who started" in ben.message and store.room(ana.table.room_id).seats[2].kind == "basic"  # type: ignore[attr-defined]
