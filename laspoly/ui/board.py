@@ -13,7 +13,8 @@ from typing import Any
 from bokeh.models import ColumnDataSource, HoverTool, TapTool
 from bokeh.plotting import figure
 
-from laspoly.ui.model import PLAYER_COLORS, PLAYER_MARKERS, GameModel
+from laspoly.ui.common import PLAYER_COLORS, PLAYER_MARKERS
+from laspoly.ui.model import GameModel
 
 SIDE = 11
 
