@@ -1,5 +1,8 @@
 """Save, load and replay games as versioned JSON: the setup, then every action.
 
+A game started from a position (:mod:`laspoly.engine.positions`) records that
+position in its setup, and its replay starts from it.
+
 A save file never holds code: it is read with :func:`json.loads` and every
 value is checked before the game is rebuilt by replaying the actions through
 the validating :meth:`Game.apply`.  The file also stores a digest of the final
@@ -22,7 +25,7 @@ SAVE_VERSION = 1
 #: Save files larger than this are refused before they are read (about 50,000 actions fit in 5 MB).
 MAX_SAVE_BYTES = 5_000_000
 MAX_ACTIONS = 200_000
-_SETUP_KEYS = {"preset", "players", "seed", "rules", "dice", "max_rounds"}
+_SETUP_KEYS = {"preset", "players", "seed", "rules", "dice", "max_rounds", "position"}
 
 
 def game_to_dict(game: Game) -> dict[str, Any]:
@@ -52,6 +55,8 @@ def new_game_from_setup(setup: Any) -> Game:
     unknown = set(setup) - _SETUP_KEYS
     if unknown:
         raise SaveFileError(f"the save file's setup has unknown key(s): {', '.join(sorted(map(str, unknown)))[:200]}")
+    if "position" in setup:
+        return _game_from_position_setup(setup)
     try:
         return Game(
             setup.get("players"), preset=setup.get("preset", "laspoly"), seed=setup.get("seed", 0),
@@ -61,6 +66,17 @@ def new_game_from_setup(setup: Any) -> Game:
         raise SaveFileError(f"the save file's setup is not valid: {exc}") from None
     except (TypeError, AttributeError) as exc:
         raise SaveFileError(f"the save file's setup has a value of the wrong type ({exc})"[:300]) from None
+
+
+def _game_from_position_setup(setup: dict[str, Any]) -> Game:
+    """A game that started from a position: the position is rebuilt, and the rest of the setup must agree with it."""
+    try:
+        game = Game.from_position(setup["position"])
+    except LaspolyError as exc:
+        raise SaveFileError(f"the save file's starting position is not valid: {exc}") from None
+    if game.setup != setup:
+        raise SaveFileError("the save file's setup does not match its starting position")
+    return game
 
 
 def replay(setup: dict[str, Any], actions: list[Any]) -> Game:
