@@ -391,7 +391,7 @@ def _read_player(p: _Problems, where: str, raw: Any, start_money: int, board: Bo
     return {
         "name": name, "seat": seat,
         "cash": p.whole(f"{where}.cash", d.get("cash", start_money), 0, MAX_CASH),
-        "field": p.whole(f"{where}.field", d.get("field", 0), 0, board.size - 1),
+        "field": _field_index(p, f"{where}.field", d.get("field", 0), board),
         "in_prison": p.flag(f"{where}.in_prison", d.get("in_prison", False)),
         "prison_turns": p.whole(f"{where}.prison_turns", d.get("prison_turns", 0), 0, 10),
         "jail_cards": [c for c in cards if c],
