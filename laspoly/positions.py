@@ -30,6 +30,7 @@ from laspoly.engine.positions import (
     position_of,
 )
 from laspoly.errors import PositionError
+from laspoly.record import decode_json, read_limited
 
 __all__ = [
     "MAX_POSITION_BYTES", "POSITION_FORMAT", "Demonstration", "demonstration_ids", "demonstrations", "dumps_position",
@@ -84,14 +85,7 @@ def demonstrations(lang: str = "en") -> list[Demonstration]:
 
 def position_from_json(raw: bytes | str, name: str = "position file") -> dict[str, Any]:
     """Decode and check position text; every failure is one :class:`PositionError` naming the file."""
-    if len(raw) > MAX_POSITION_BYTES:
-        raise PositionError(f"{name} is over the {MAX_POSITION_BYTES}-byte limit for position files")
-    try:
-        data = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise PositionError(f"{name} is not valid JSON (truncated or damaged?): {exc}"[:300]) from None
-    except (RecursionError, ValueError):
-        raise PositionError(f"{name} is nested too deeply or holds numbers too large to read") from None
+    data = decode_json(raw, name, MAX_POSITION_BYTES, "position files", PositionError)
     try:
         return normalise_position(data)
     except PositionError as exc:
@@ -101,15 +95,7 @@ def position_from_json(raw: bytes | str, name: str = "position file") -> dict[st
 def load_position(path: str | Path) -> dict[str, Any]:
     """Read and check a position file; an oversized one is refused before it is read."""
     path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_POSITION_BYTES:
-            raise PositionError(f"{path.name} is {size} bytes; position files are limited to {MAX_POSITION_BYTES} bytes")
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_POSITION_BYTES + 1)
-    except OSError as exc:
-        raise PositionError(f"cannot read {path.name}: {exc.strerror}") from None
-    return position_from_json(raw, path.name)
+    return position_from_json(read_limited(path, MAX_POSITION_BYTES, "position files", PositionError), path.name)
 
 
 def game_from(id_or_path: str | Path) -> Game:

@@ -113,28 +113,36 @@ def game_from_dict(data: Any) -> Game:
 def load_game(path: str | Path) -> Game:
     """Read a save file; a corrupt, truncated, foreign or oversized one raises :class:`SaveFileError`."""
     path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_SAVE_BYTES:
-            raise SaveFileError(f"{path.name} is {size} bytes; save files are limited to {MAX_SAVE_BYTES} bytes")
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_SAVE_BYTES + 1)
-    except OSError as exc:
-        raise SaveFileError(f"cannot read {path.name}: {exc.strerror}") from None
-    return game_from_json(raw, path.name)
+    return game_from_json(read_limited(path, MAX_SAVE_BYTES, "save files"), path.name)
 
 
 def game_from_json(raw: bytes | str, name: str = "save file") -> Game:
     """Decode and replay save-file text; every failure is a :class:`SaveFileError`."""
-    if len(raw) > MAX_SAVE_BYTES:
-        raise SaveFileError(f"{name} is over the {MAX_SAVE_BYTES}-byte limit for save files")
+    return game_from_dict(decode_json(raw, name, MAX_SAVE_BYTES, "save files"))
+
+
+def read_limited(path: Path, limit: int, kind: str, error: type[LaspolyError] = SaveFileError) -> bytes:
+    """A file's bytes; a file over ``limit`` is refused before it is read (``kind`` names it: "save files")."""
     try:
-        data = json.loads(raw)
+        size = path.stat().st_size
+        if size > limit:
+            raise error(f"{path.name} is {size} bytes; {kind} are limited to {limit} bytes")
+        with path.open("rb") as fh:
+            return fh.read(limit + 1)
+    except OSError as exc:
+        raise error(f"cannot read {path.name}: {exc.strerror}") from None
+
+
+def decode_json(raw: bytes | str, name: str, limit: int, kind: str, error: type[LaspolyError] = SaveFileError) -> Any:
+    """Decoded JSON text of at most ``limit`` bytes; truncated, damaged or too deep text raises ``error``."""
+    if len(raw) > limit:
+        raise error(f"{name} is over the {limit}-byte limit for {kind}")
+    try:
+        return json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SaveFileError(f"{name} is not valid JSON (truncated or damaged?): {exc}"[:300]) from None
+        raise error(f"{name} is not valid JSON (truncated or damaged?): {exc}"[:300]) from None
     except (RecursionError, ValueError):
-        raise SaveFileError(f"{name} is nested too deeply or holds numbers too large to read") from None
-    return game_from_dict(data)
+        raise error(f"{name} is nested too deeply or holds numbers too large to read") from None
 
 
 def rewind(game: Game, n: int = 1) -> Game:

@@ -8,8 +8,11 @@ through the validating ``Game.apply``.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from typing import Any
+
+from hypothesis import strategies as st
 
 from laspoly.engine import actions as A
 from laspoly.engine.chance import parse_dice_script
@@ -144,3 +147,34 @@ def new_classic(dice: str = "", players: int = 2, preset: str = "classic", rules
     """A classic or standard game, Ana first: the roll-off (C10) dice come first in the script."""
     roll_off = "6-6 " + "1-1 " * (players - 1)
     return new_game(roll_off + dice, players, preset, rules)
+
+
+# ---------------------------------------------------------------- hostile files: mutated documents
+
+#: Values a mutated file may hold where a valid one has something else.
+NASTY = st.one_of(st.none(), st.booleans(), st.integers(-(10**30), 10**30), st.floats(allow_nan=True),
+                  st.text(max_size=30), st.lists(st.integers(), max_size=5), st.dictionaries(st.text(max_size=5), st.integers(), max_size=3))
+
+
+def paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON document (the first few items of each list), as key paths."""
+    out = [prefix]
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj[:6]):
+            out += paths(v, (*prefix, i))
+    return out
+
+
+def mutate(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    """A copy of ``doc`` with ``value`` put at ``path``."""
+    doc = copy.deepcopy(doc)
+    if not path:
+        return value
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return doc

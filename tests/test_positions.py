@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import ANA, BEN, CY, act, cash
+from helpers import ANA, BEN, CY, NASTY, act, cash, mutate, paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -370,34 +370,11 @@ def test_a_truncated_or_deep_position_file_gives_a_clear_error() -> None:
 DEMO = load_demonstration("factory-income")
 
 
-def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    out = [prefix]
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj[:4]):
-            out += _paths(v, (*prefix, i))
-    return out
-
-
-NASTY = st.one_of(st.none(), st.booleans(), st.integers(-(10**30), 10**30), st.floats(allow_nan=True),
-                  st.text(max_size=30), st.lists(st.integers(), max_size=5), st.dictionaries(st.text(max_size=5), st.integers(), max_size=3))
-
-
 @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(_paths(DEMO)), NASTY)
+@given(st.sampled_from(paths(DEMO)), NASTY)
 def test_a_mutated_position_gives_a_clear_error_or_a_valid_game(path: tuple[Any, ...], value: Any) -> None:
-    doc = copy.deepcopy(DEMO)
-    target = doc
-    for key in path[:-1]:
-        target = target[key]
-    if path:
-        target[path[-1]] = value
-    else:
-        doc = value
     try:
-        g = Game.from_position(json.loads(json.dumps(doc)))
+        g = Game.from_position(json.loads(json.dumps(mutate(DEMO, path, value))))
     except ValueError:  # LaspolyError, or a value JSON cannot hold
         return
     assert problems(g) == [] and position_of(Game.from_position(position_of(g))) == position_of(g)
