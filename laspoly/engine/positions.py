@@ -28,8 +28,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from laspoly.engine.chance import Chance, parse_dice_script
-from laspoly.engine.invariants import problems as engine_problems
-from laspoly.engine.state import BUY, HOTELS, HOUSES, TRAVEL, TURN, Phase, TradeOffer, check_player_count, clean_name
+from laspoly.engine.position_checks import Problems, impossibilities, show
+from laspoly.engine.state import BUY, TRAVEL, TURN, Phase, TradeOffer, check_player_count, clean_name
 from laspoly.errors import LaspolyError, PositionError, SetupError
 from laspoly.rules.board import Board
 from laspoly.rules.options import SPECS
@@ -69,7 +69,7 @@ def game_from_position(cls: type[Game], data: Any, *, record_events: bool = True
     """Check a decoded position and build the game that plays on from it (``Game.from_position``)."""
     pos, preset = _read(data)
     game = _build(cls, pos, preset, record_events, keep_history)
-    found = _impossibilities(game, pos)
+    found = impossibilities(game)
     if found:
         raise PositionError(_message(found))
     return game
@@ -203,57 +203,6 @@ def _decode_generator(text: str) -> tuple[Any, ...]:
 # ---------------------------------------------------------------- reading: every value in range, names to indices
 
 
-class _Problems:
-    """Every problem found in a position, so that one error names them all."""
-
-    def __init__(self) -> None:
-        self.items: list[str] = []
-
-    def add(self, where: str, what: str) -> None:
-        self.items.append(f"{where}: {what}")
-
-    def whole(self, where: str, value: Any, low: int, high: int) -> int:
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.add(where, f"must be a whole number, not {_show(value)}")
-            return low
-        if not low <= value <= high:
-            self.add(where, f"must be from {low} to {high}, not {value}")
-            return low
-        return value
-
-    def flag(self, where: str, value: Any) -> bool:
-        if not isinstance(value, bool):
-            self.add(where, f"must be true or false, not {_show(value)}")
-            return False
-        return value
-
-    def record(self, where: str, value: Any, allowed: set[str], required: tuple[str, ...] = ()) -> dict[str, Any]:
-        if not isinstance(value, dict):
-            self.add(where, "must be an object")
-            return {}
-        unknown = sorted(map(str, set(value) - allowed))
-        if unknown:
-            self.add(where, f"unknown key(s) {', '.join(map(repr, unknown))[:200]}; allowed: {', '.join(sorted(allowed))}")
-        for key in required:
-            if key not in value:
-                self.add(where, f"needs {key!r}")
-        return value
-
-    def listing(self, where: str, value: Any, most: int) -> list[Any]:
-        if not isinstance(value, list):
-            self.add(where, "must be a list")
-            return []
-        if len(value) > most:
-            self.add(where, f"holds at most {most} entries, not {len(value)}")
-            return []
-        return value
-
-
-def _show(value: Any) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 def _message(items: list[str]) -> str:
     return f"the position has {len(items)} problem(s):\n  - " + "\n  - ".join(items[:100])
 
@@ -268,8 +217,8 @@ def _read(data: Any) -> tuple[dict[str, Any], Preset]:
     if not isinstance(data, dict) or data.get("format") != POSITION_FORMAT:
         raise PositionError(f"not a laspoly position (it has no 'format': '{POSITION_FORMAT}')")
     if data.get("version") != POSITION_VERSION:
-        raise PositionError(f"position version {_show(data.get('version'))} is not supported (this laspoly reads {POSITION_VERSION})")
-    p = _Problems()
+        raise PositionError(f"position version {show(data.get('version'))} is not supported (this laspoly reads {POSITION_VERSION})")
+    p = Problems()
     p.record("position", data, _KEYS, ("preset", "players"))
     preset, overrides = _read_rules(data)
     rules = preset.rules.with_overrides(overrides)
@@ -308,7 +257,7 @@ def _read_rules(data: dict[str, Any]) -> tuple[Preset, dict[str, Any]]:
     overrides = {} if data.get("rules") is None else data["rules"]
     try:
         if not isinstance(name, str):
-            raise PositionError(f"the preset must be a name such as 'laspoly', not {_show(name)}")
+            raise PositionError(f"the preset must be a name such as 'laspoly', not {show(name)}")
         preset = load_preset(name)
         if not isinstance(overrides, dict):
             raise PositionError("rules must be an object of rule option name to value")
@@ -318,7 +267,7 @@ def _read_rules(data: dict[str, Any]) -> tuple[Preset, dict[str, Any]]:
     return preset, _checked_overrides(overrides)
 
 
-def _read_about(p: _Problems, raw: Any) -> dict[str, Any]:
+def _read_about(p: Problems, raw: Any) -> dict[str, Any]:
     d = p.record("about", raw, _ABOUT_KEYS, ("id", "title", "explanation"))
     if not (isinstance(d.get("id"), str) and _ID.fullmatch(d["id"])):
         p.add("about.id", "must be a short id of lowercase letters, digits and dashes, like 'casino-6-6'")
@@ -331,7 +280,7 @@ def _read_about(p: _Problems, raw: Any) -> dict[str, Any]:
     return {"id": d.get("id"), "title": title, "explanation": explanation}
 
 
-def _read_texts(p: _Problems, where: str, raw: Any, ok: Any, what: str) -> dict[str, Any]:
+def _read_texts(p: Problems, where: str, raw: Any, ok: Any, what: str) -> dict[str, Any]:
     if not isinstance(raw, dict) or "en" not in raw:
         p.add(where, "must be an object with an English ('en') text and optionally a Spanish ('es') one")
         return {}
@@ -341,7 +290,7 @@ def _read_texts(p: _Problems, where: str, raw: Any, ok: Any, what: str) -> dict[
     return dict(raw)
 
 
-def _read_generator(p: _Problems, raw: Any, seed: int) -> str | None:
+def _read_generator(p: Problems, raw: Any, seed: int) -> str | None:
     if raw is None:
         return None
     m = _GENERATOR.fullmatch(raw) if isinstance(raw, str) else None
@@ -353,7 +302,7 @@ def _read_generator(p: _Problems, raw: Any, seed: int) -> str | None:
     return str(raw)
 
 
-def _read_dice(p: _Problems, raw: Any) -> list[list[int]]:
+def _read_dice(p: Problems, raw: Any) -> list[list[int]]:
     try:
         return [list(pair) for pair in parse_dice_script(raw)]
     except (SetupError, TypeError) as exc:
@@ -361,7 +310,7 @@ def _read_dice(p: _Problems, raw: Any) -> list[list[int]]:
         return []
 
 
-def _read_players(p: _Problems, raw: Any, start_money: int, board: Board) -> list[dict[str, Any]]:
+def _read_players(p: Problems, raw: Any, start_money: int, board: Board) -> list[dict[str, Any]]:
     if not isinstance(raw, list):
         p.add("players", "must be a list of players")
         return []
@@ -376,7 +325,7 @@ def _read_players(p: _Problems, raw: Any, start_money: int, board: Board) -> lis
     return out
 
 
-def _read_player(p: _Problems, where: str, raw: Any, start_money: int, board: Board) -> dict[str, Any]:
+def _read_player(p: Problems, where: str, raw: Any, start_money: int, board: Board) -> dict[str, Any]:
     d = p.record(where, raw, _PLAYER_KEYS, ("name",))
     try:
         name = clean_name(d.get("name"))
@@ -385,7 +334,7 @@ def _read_player(p: _Problems, where: str, raw: Any, start_money: int, board: Bo
         name = where
     seat = d.get("seat", SEAT_PERSON)
     if not (isinstance(seat, str) and _SEAT.fullmatch(seat)):
-        p.add(f"{where}.seat", f"must be 'person' or a bot temperament such as 'basic', not {_show(seat)}")
+        p.add(f"{where}.seat", f"must be 'person' or a bot temperament such as 'basic', not {show(seat)}")
     cards = [_read_jail_card(p, f"{where}.jail_cards[{k}]", c, board)
              for k, c in enumerate(p.listing(f"{where}.jail_cards", d.get("jail_cards", []), 32))]
     return {
@@ -401,12 +350,12 @@ def _read_player(p: _Problems, where: str, raw: Any, start_money: int, board: Bo
     }
 
 
-def _read_jail_card(p: _Problems, where: str, raw: Any, board: Board) -> list[str] | None:
+def _read_jail_card(p: Problems, where: str, raw: Any, board: Board) -> list[str] | None:
     deck, card = raw if isinstance(raw, list) and len(raw) == 2 else (None, None)
     cards = board.decks.get(deck) if isinstance(deck, str) else None
     found = next((c for c in cards or () if c.id == card), None)
     if found is None:
-        p.add(where, f"must be [deck, card id] naming a card of this board, not {_show(raw)}")
+        p.add(where, f"must be [deck, card id] naming a card of this board, not {show(raw)}")
         return None
     if found.effect != "get_out_of_prison":
         p.add(where, f"{card!r} is not a Get-Out-of-Prison card, and only those are kept")
@@ -414,29 +363,29 @@ def _read_jail_card(p: _Problems, where: str, raw: Any, board: Board) -> list[st
     return [deck, card]
 
 
-def _field_index(p: _Problems, where: str, raw: Any, board: Board) -> int:
+def _field_index(p: Problems, where: str, raw: Any, board: Board) -> int:
     if isinstance(raw, str):
         try:
             return board.find(raw)
         except KeyError:
-            p.add(where, f"no field named {_show(raw)} on this board")
+            p.add(where, f"no field named {show(raw)} on this board")
             return -1
     if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < board.size:
         return raw
-    p.add(where, f"must be a field's index (0 to {board.size - 1}) or name, not {_show(raw)}")
+    p.add(where, f"must be a field's index (0 to {board.size - 1}) or name, not {show(raw)}")
     return -1
 
 
-def _seat_index(p: _Problems, where: str, raw: Any, names: list[str]) -> int:
+def _seat_index(p: Problems, where: str, raw: Any, names: list[str]) -> int:
     if isinstance(raw, str) and raw in names:
         return names.index(raw)
     if isinstance(raw, int) and not isinstance(raw, bool) and 0 <= raw < len(names):
         return raw
-    p.add(where, f"must be a seat (0 to {len(names) - 1}) or a player's name, not {_show(raw)}")
+    p.add(where, f"must be a seat (0 to {len(names) - 1}) or a player's name, not {show(raw)}")
     return -1
 
 
-def _read_properties(p: _Problems, raw: Any, board: Board, names: list[str]) -> list[dict[str, Any]]:
+def _read_properties(p: Problems, raw: Any, board: Board, names: list[str]) -> list[dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
     for k, entry in enumerate(p.listing("properties", raw, board.size)):
         where = f"properties[{k}]"
@@ -462,7 +411,7 @@ def _read_properties(p: _Problems, raw: Any, board: Board, names: list[str]) -> 
     return [out[i] for i in sorted(out)]
 
 
-def _read_decks(p: _Problems, raw: Any, board: Board, held: list[tuple[str, ...]]) -> dict[str, list[str]]:
+def _read_decks(p: Problems, raw: Any, board: Board, held: list[tuple[str, ...]]) -> dict[str, list[str]]:
     """Each deck's card ids, top first; a deck left out is in the board's order, less the cards held."""
     d = p.record("decks", raw, set(board.decks))
     out = {}
@@ -474,23 +423,23 @@ def _read_decks(p: _Problems, raw: Any, board: Board, held: list[tuple[str, ...]
         given = p.listing(f"decks.{name}", d[name], len(ids))
         unknown = [c for c in given if c not in ids]
         if unknown:
-            p.add(f"decks.{name}", f"no card(s) {', '.join(map(_show, unknown[:5]))} in this deck; its cards are {', '.join(ids)}")
+            p.add(f"decks.{name}", f"no card(s) {', '.join(map(show, unknown[:5]))} in this deck; its cards are {', '.join(ids)}")
         out[name] = [c for c in given if c in ids]
     return out
 
 
-def _read_turn(p: _Problems, raw: Any, n: int) -> dict[str, Any]:
+def _read_turn(p: Problems, raw: Any, n: int) -> dict[str, Any]:
     d = p.record("turn", raw, _TURN_KEYS)
     last = n - 1 if n else 0
     player = p.whole("turn.player", d.get("player", 0), 0, last)
     phase = d.get("phase", "turn")
     if phase not in PHASES:
-        p.add("turn.phase", f"must be one of {', '.join(PHASES)} (a position is taken between decisions), not {_show(phase)}")
+        p.add("turn.phase", f"must be one of {', '.join(PHASES)} (a position is taken between decisions), not {show(phase)}")
         phase = TURN
     roll = d.get("last_roll")
     if roll is not None and not (isinstance(roll, list) and len(roll) == 2
                                  and all(isinstance(x, int) and not isinstance(x, bool) and 1 <= x <= 6 for x in roll)):
-        p.add("turn.last_roll", f"must be two dice like [3, 4], or null, not {_show(roll)}")
+        p.add("turn.last_roll", f"must be two dice like [3, 4], or null, not {show(roll)}")
         roll = None
     return {
         "player": player, "phase": str(phase), "roll_due": p.flag("turn.roll_due", d.get("roll_due", True)),
@@ -503,14 +452,14 @@ def _read_turn(p: _Problems, raw: Any, n: int) -> dict[str, Any]:
     }
 
 
-def _read_fields(p: _Problems, where: str, raw: Any, board: Board) -> list[int]:
+def _read_fields(p: Problems, where: str, raw: Any, board: Board) -> list[int]:
     out = [_field_index(p, f"{where}[{k}]", x, board) for k, x in enumerate(p.listing(where, raw, board.size))]
     if len(set(out)) != len(out):
         p.add(where, "lists a field twice")
     return out
 
 
-def _read_offers(p: _Problems, raw: Any, board: Board, names: list[str]) -> list[dict[str, Any]]:
+def _read_offers(p: Problems, raw: Any, board: Board, names: list[str]) -> list[dict[str, Any]]:
     out = []
     for k, entry in enumerate(p.listing("offers", raw, MAX_OFFERS)):
         where = f"offers[{k}]"
@@ -533,7 +482,7 @@ def _read_offers(p: _Problems, raw: Any, board: Board, names: list[str]) -> list
     return out
 
 
-def _read_claims(p: _Problems, raw: Any, board: Board, names: list[str]) -> list[dict[str, Any]]:
+def _read_claims(p: Problems, raw: Any, board: Board, names: list[str]) -> list[dict[str, Any]]:
     out = []
     for k, entry in enumerate(p.listing("claims", raw, 8 * board.size)):
         where = f"claims[{k}]"
@@ -620,198 +569,3 @@ def _place_turn(g: Game, t: dict[str, Any]) -> None:
     g.rolls_due, g.doubles_count, g.prison_tries = t["roll_due"], t["doubles"], t["prison_tries"]
     g.dice = (t["last_roll"][0], t["last_roll"][1]) if t["last_roll"] else (0, 0)
     g.pending_field = g.players[g.current].pos if g.phase == BUY else -1
-
-
-# ---------------------------------------------------------------- checking: what the rules make impossible
-
-
-def _impossibilities(g: Game, pos: dict[str, Any]) -> list[str]:
-    """Every way the built game breaks a rule or an invariant of the engine."""
-    p = _Problems()
-    try:
-        g._check_rules_fit_board()
-    except SetupError as exc:
-        p.add("rules", str(exc))
-    _check_players(p, g)
-    _check_buildings(p, g)
-    _check_cards(p, g)
-    _check_turn(p, g)
-    _check_trades(p, g)
-    if g.pot and not _pot_is_fed(g):
-        p.add("pot", "nothing on this board pays into a pot, so it must be 0")
-    if g.setup["max_rounds"] is not None and g.round > g.setup["max_rounds"]:
-        p.add("turn.round", f"round {g.round} is past the cap of {g.setup['max_rounds']} rounds")
-    if not p.items:  # the engine's own checker, which every game passes after every event
-        for found in engine_problems(g):
-            p.add("invariant", found)
-    return p.items
-
-
-def _check_players(p: _Problems, g: Game) -> None:
-    r = g.rules
-    if len(g.active_players) < 2:
-        p.add("players", "at least two players must still be in the game")
-    for pl in g.players:
-        where = f"players[{pl.index}] ({pl.name})"
-        if not pl.active:
-            if pl.cash or pl.in_prison or pl.jail_cards or pl.lose_turn or pl.index in g.owner:
-                p.add(where, "is out of the game, so holds no cash, property or card and is in no prison")
-            continue
-        if not g._covers(pl.cash):
-            p.add(where, f"has {pl.cash}: under these rules a player whose cash hits zero is out (L19)")
-        if pl.in_prison and g.prison is None:
-            p.add(where, "is in prison, but this board has no prison")
-        elif pl.in_prison and pl.pos != g.prison:
-            p.add(where, f"is in prison, so stands on the prison (field {g.prison}), not on field {pl.pos}")
-        if pl.prison_turns and not pl.in_prison:
-            p.add(where, "has prison turns but is not in prison")
-        elif pl.prison_turns >= r.jail_max_turns:
-            p.add(where, f"after {r.jail_max_turns} prison turns a prisoner pays and leaves, so prison_turns is at most {r.jail_max_turns - 1}")
-        if pl.lose_turn and r.three_doubles != "lose_turn":
-            p.add(where, "loses a turn, which only the third doubles under three_doubles=lose_turn bring (S2)")
-
-
-def _check_buildings(p: _Problems, g: Game) -> None:
-    r = g.rules
-    for i, f in enumerate(g.fields):
-        level, factory = g.level[i], g.factory[i]
-        if g.owner[i] < 0 or not (level or factory):
-            continue
-        where = f"properties ({f.label()})"
-        if f.kind != "street":
-            p.add(where, f"a {f.kind} takes no buildings: only streets do")
-            continue
-        if g.mortgaged[i]:
-            p.add(where, "is mortgaged with buildings on it: buildings are sold before a mortgage (L18)")
-        if factory and level:
-            p.add(where, "has a factory and houses: a factory goes only on a street with no building (L12)")
-        if factory and not f.factory_price:
-            p.add(where, "takes no factory (its card has no factory price)")
-        if level == g.hotel_level and not (r.hotels and r.max_houses):
-            p.add(where, "has a hotel, but these rules have no hotels")
-        elif level != g.hotel_level and level > r.max_houses:
-            p.add(where, f"has {level} houses; these rules allow at most {r.max_houses}")
-    for group in g.board.groups.values():
-        _check_group(p, g, group.fields, group.label())
-    if r.building_shortage:
-        top = g.hotel_level
-        houses, hotels = sum(v for v in g.level if v < top), sum(1 for v in g.level if v == top)
-        if houses > HOUSES or hotels > HOTELS:
-            p.add("properties", f"{houses} houses and {hotels} hotels: the bank has only {HOUSES} houses and {HOTELS} hotels")
-
-
-def _check_group(p: _Problems, g: Game, fields: tuple[int, ...], label: str) -> None:
-    """L11: building needs the whole group, unmortgaged, and is even; trades may later split a built group.
-
-    How a built group may look depends on the trade rule: with ``unbuilt_group`` it stays whole and
-    unmortgaged; with ``unbuilt_property`` an unbuilt street may have left it, so the builder's other
-    streets hold at most one house; under ``any`` with upgrades lost on sale, one player built there.
-    """
-    built = [j for j in fields if g.level[j] or g.factory[j]]
-    if not built:
-        return
-    where, r = f"the {label} group", g.rules
-    builders = {g.owner[j] for j in built}
-    builder = g.players[g.owner[built[0]]].name
-    whole = all(g.owner[j] == g.owner[built[0]] for j in fields) and not any(g.mortgaged[j] for j in fields)
-    if len(builders) > 1 and (r.trade_requires != "any" or r.upgrades_lost_on_sale):
-        p.add(where, "has buildings of two players: only a player who held the whole group could build there (L11)")
-    elif not whole and r.trade_requires == "unbuilt_group":
-        p.add(where, f"has buildings, so {builder} owns the whole group with no street mortgaged: building needs that (L11), "
-                     "and under these rules a built group cannot be traded apart")
-    elif not whole and r.trade_requires == "unbuilt_property" and any(g.level[j] > 1 for j in built if not g.factory[j]):
-        p.add(where, f"is not whole and unmortgaged in {builder}'s hands, so its streets hold at most one house: "
-                     "building needs the whole group (L11), and only an unbuilt street can have been traded away since")
-    levels = [g.level[j] for j in fields if not g.factory[j]]
-    if len({g.owner[j] for j in fields}) == 1 and not (r.upgrades_lost_on_sale or r.building_shortage) \
-            and levels and max(levels) - min(levels) > 1:
-        p.add(where, f"is built unevenly ({_levels(g, fields)}): building must be even across the streets without a factory (L11, L12)")
-
-
-def _levels(g: Game, fields: tuple[int, ...]) -> str:
-    def one(j: int) -> str:
-        if g.factory[j]:
-            return "factory"
-        return "hotel" if g.level[j] == g.hotel_level else f"{g.level[j]} houses"
-    return ", ".join(f"{g.fields[j].label()}: {one(j)}" for j in fields)
-
-
-def _check_cards(p: _Problems, g: Game) -> None:
-    """Each card is once in its deck or in a player's hand (``card_draw=random``: every deck stays whole)."""
-    cycle = g.rules.card_draw == "cycle"
-    for name, cards in g.board.decks.items():
-        listed = list(g.decks[name]) + ([k for pl in g.players for d, k in pl.jail_cards if d == name] if cycle else [])
-        missing = [cards[k].id for k in range(len(cards)) if k not in listed]
-        twice = sorted({cards[k].id for k in listed if listed.count(k) > 1})
-        if missing:
-            p.add(f"decks.{name}", f"card(s) {', '.join(missing)} missing: each card is in the deck or in a player's hand")
-        if twice:
-            p.add(f"decks.{name}", f"card(s) {', '.join(twice)} listed twice: each card is in the deck or in a player's hand, once")
-
-
-def _check_turn(p: _Problems, g: Game) -> None:
-    r, t = g.rules, g.players[g.current]
-    if not t.active:
-        p.add("turn.player", f"{t.name} is out of the game")
-    here = g.fields[t.pos]
-    if g.phase == BUY and not (here.is_property and g.owner[t.pos] < 0):
-        p.add("turn.phase", f"buy: {t.name} decides on a purchase only on an unowned property, not on {here.label()}")
-    if g.phase == TRAVEL and not (here.kind == "station" and r.train_travel and len(g.stations) > 1):
-        p.add("turn.phase", f"travel: {t.name} takes the train only from a station, under rules with train travel (L10)")
-    if g.phase != TURN and t.in_prison:
-        p.add("turn.phase", f"{t.name} is in prison, so has no purchase or train journey to decide")
-    if g.phase != TURN and g.rolls_due and not g.doubles_count:
-        p.add("turn.roll_due", f"{t.name} decides a purchase or a journey after a roll; another is due only after doubles")
-    _check_doubles(p, g)
-    _check_prison_tries(p, g)
-    if t.lose_turn and g.rolls_due:
-        p.add("turn.roll_due", f"{t.name} has rolled the third doubles, which end the rolling (S2)")
-
-
-def _check_doubles(p: _Problems, g: Game) -> None:
-    r, t, n = g.rules, g.players[g.current], g.doubles_count
-    if not n:
-        return
-    if r.doubles != "extra_roll":
-        p.add("turn.doubles", "these rules give doubles no extra roll, so they are not counted")
-    elif t.in_prison:
-        p.add("turn.doubles", f"{t.name} is in prison: doubles there free a prisoner and are not counted")
-    most = {"prison": 2, "lose_turn": 3}.get(r.three_doubles)
-    if most is not None and n > most:
-        p.add("turn.doubles", f"the third doubles end the rolling (L13, S2), so at most {most} doubles, not {n}")
-    elif n == 3 and most == 3 and g.rolls_due:
-        p.add("turn.roll_due", "after the third doubles no roll is due (S2)")
-
-
-def _check_prison_tries(p: _Problems, g: Game) -> None:
-    r, t, tries = g.rules, g.players[g.current], g.prison_tries
-    if tries > r.jail_tries_per_turn:
-        p.add("turn.prison_tries", f"a prisoner tries at most {r.jail_tries_per_turn} times a turn")
-    elif t.in_prison and g.rolls_due and tries == r.jail_tries_per_turn:
-        p.add("turn.prison_tries", f"after {tries} tries this turn no roll is due")
-    elif t.in_prison and not g.rolls_due and tries != r.jail_tries_per_turn:
-        p.add("turn.roll_due", f"{t.name} is in prison and has rolled, so has used all {r.jail_tries_per_turn} tries")
-    elif tries and not t.in_prison and g.rolls_due:
-        p.add("turn.prison_tries", f"{t.name} is not in prison and has a roll due, so has made no prison tries this turn")
-
-
-def _check_trades(p: _Problems, g: Game) -> None:
-    for o in g.offers.values():
-        if not (g.players[o.proposer].active and g.players[o.receiver].active):
-            p.add(f"offers (#{o.id})", "an offer is between two players still in the game")
-        if o.id >= g.next_offer:
-            p.add("next_offer", f"must be more than every offer's id ({o.id})")
-    for payer, owner, i, _ in g.claims:
-        if not g.rules.rent_claim:
-            p.add("claims", "rent is claimed only under rules with rent_claim (C6, S9)")
-            return
-        if payer == owner or not (g.players[payer].active and g.players[owner].active):
-            p.add("claims", "a rent claim is between two players still in the game")
-        elif not g.fields[i].is_property:
-            p.add("claims", f"rent is claimed for a property, not for {g.fields[i].label()}")
-
-
-def _pot_is_fed(g: Game) -> bool:
-    """Whether anything on the board pays into the pot (a tax field, a card, or the pot field itself)."""
-    fields = any(f.kind == "pot" or (f.kind == "tax" and f.to == "pot") for f in g.fields)
-    return fields or any(c.args.get("to") == "pot" for cards in g.board.decks.values() for c in cards)
