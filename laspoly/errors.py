@@ -37,3 +37,7 @@ class SetupError(LaspolyError):
 
 class SaveFileError(LaspolyError):
     """A save file that is corrupt, truncated, foreign, oversized or does not replay."""
+
+
+class PositionError(SaveFileError):
+    """A position that is malformed, oversized or impossible under its rules; the message lists every problem."""

@@ -1,5 +1,8 @@
 """Save, load and replay games as versioned JSON: the setup, then every action.
 
+A game started from a position (:mod:`laspoly.engine.positions`) records that
+position in its setup, and its replay starts from it.
+
 A save file never holds code: it is read with :func:`json.loads` and every
 value is checked before the game is rebuilt by replaying the actions through
 the validating :meth:`Game.apply`.  The file also stores a digest of the final
@@ -22,7 +25,7 @@ SAVE_VERSION = 1
 #: Save files larger than this are refused before they are read (about 50,000 actions fit in 5 MB).
 MAX_SAVE_BYTES = 5_000_000
 MAX_ACTIONS = 200_000
-_SETUP_KEYS = {"preset", "players", "seed", "rules", "dice", "max_rounds"}
+_SETUP_KEYS = {"preset", "players", "seed", "rules", "dice", "max_rounds", "position"}
 
 
 def game_to_dict(game: Game) -> dict[str, Any]:
@@ -52,6 +55,8 @@ def new_game_from_setup(setup: Any) -> Game:
     unknown = set(setup) - _SETUP_KEYS
     if unknown:
         raise SaveFileError(f"the save file's setup has unknown key(s): {', '.join(sorted(map(str, unknown)))[:200]}")
+    if "position" in setup:
+        return _game_from_position_setup(setup)
     try:
         return Game(
             setup.get("players"), preset=setup.get("preset", "laspoly"), seed=setup.get("seed", 0),
@@ -61,6 +66,17 @@ def new_game_from_setup(setup: Any) -> Game:
         raise SaveFileError(f"the save file's setup is not valid: {exc}") from None
     except (TypeError, AttributeError) as exc:
         raise SaveFileError(f"the save file's setup has a value of the wrong type ({exc})"[:300]) from None
+
+
+def _game_from_position_setup(setup: dict[str, Any]) -> Game:
+    """A game that started from a position: the position is rebuilt, and the rest of the setup must agree with it."""
+    try:
+        game = Game.from_position(setup["position"])
+    except LaspolyError as exc:
+        raise SaveFileError(f"the save file's starting position is not valid: {exc}") from None
+    if game.setup != setup:
+        raise SaveFileError("the save file's setup does not match its starting position")
+    return game
 
 
 def replay(setup: dict[str, Any], actions: list[Any]) -> Game:
@@ -97,28 +113,36 @@ def game_from_dict(data: Any) -> Game:
 def load_game(path: str | Path) -> Game:
     """Read a save file; a corrupt, truncated, foreign or oversized one raises :class:`SaveFileError`."""
     path = Path(path)
-    try:
-        size = path.stat().st_size
-        if size > MAX_SAVE_BYTES:
-            raise SaveFileError(f"{path.name} is {size} bytes; save files are limited to {MAX_SAVE_BYTES} bytes")
-        with path.open("rb") as fh:
-            raw = fh.read(MAX_SAVE_BYTES + 1)
-    except OSError as exc:
-        raise SaveFileError(f"cannot read {path.name}: {exc.strerror}") from None
-    return game_from_json(raw, path.name)
+    return game_from_json(read_limited(path, MAX_SAVE_BYTES, "save files"), path.name)
 
 
 def game_from_json(raw: bytes | str, name: str = "save file") -> Game:
     """Decode and replay save-file text; every failure is a :class:`SaveFileError`."""
-    if len(raw) > MAX_SAVE_BYTES:
-        raise SaveFileError(f"{name} is over the {MAX_SAVE_BYTES}-byte limit for save files")
+    return game_from_dict(decode_json(raw, name, MAX_SAVE_BYTES, "save files"))
+
+
+def read_limited(path: Path, limit: int, kind: str, error: type[LaspolyError] = SaveFileError) -> bytes:
+    """A file's bytes; a file over ``limit`` is refused before it is read (``kind`` names it: "save files")."""
     try:
-        data = json.loads(raw)
+        size = path.stat().st_size
+        if size > limit:
+            raise error(f"{path.name} is {size} bytes; {kind} are limited to {limit} bytes")
+        with path.open("rb") as fh:
+            return fh.read(limit + 1)
+    except OSError as exc:
+        raise error(f"cannot read {path.name}: {exc.strerror}") from None
+
+
+def decode_json(raw: bytes | str, name: str, limit: int, kind: str, error: type[LaspolyError] = SaveFileError) -> Any:
+    """Decoded JSON text of at most ``limit`` bytes; truncated, damaged or too deep text raises ``error``."""
+    if len(raw) > limit:
+        raise error(f"{name} is over the {limit}-byte limit for {kind}")
+    try:
+        return json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise SaveFileError(f"{name} is not valid JSON (truncated or damaged?): {exc}"[:300]) from None
+        raise error(f"{name} is not valid JSON (truncated or damaged?): {exc}"[:300]) from None
     except (RecursionError, ValueError):
-        raise SaveFileError(f"{name} is nested too deeply or holds numbers too large to read") from None
-    return game_from_dict(data)
+        raise error(f"{name} is nested too deeply or holds numbers too large to read") from None
 
 
 def rewind(game: Game, n: int = 1) -> Game:

@@ -1,16 +1,23 @@
-"""Small helpers for scenario tests: scripted games and hand-placed positions.
+"""Small helpers for scenario tests: scripted games, and positions set through the position API.
 
-Positions are set by writing the state directly (as python-chess tests set up
-a board); everything after that goes through the validating ``Game.apply``.
+A helper edits the game's position (``position_of``) and sets it back with
+``Game.set_position``, which checks it as it checks any position file: a test
+cannot set up a position the rules make impossible.  Everything after that goes
+through the validating ``Game.apply``.
 """
 
 from __future__ import annotations
 
-from collections import deque
+import copy
+from collections.abc import Callable
 from typing import Any
 
+from hypothesis import strategies as st
+
 from laspoly.engine import actions as A
+from laspoly.engine.chance import parse_dice_script
 from laspoly.engine.game import Game
+from laspoly.engine.positions import position_of
 
 ANA, BEN, CY = 0, 1, 2
 #: With this seed Ana (seat 0) plays first in 2- and 3-player Las Poly games.
@@ -25,32 +32,92 @@ def new_game(dice: str | None = None, players: int = 2, preset: str = "laspoly",
     return game
 
 
+def edit(game: Game, change: Callable[[dict[str, Any]], None]) -> None:
+    """Change the game's position with ``change`` and set it back (an impossible position raises)."""
+    position = position_of(game)
+    change(position)
+    game.set_position(position)
+
+
+def _index(game: Game, name_or_index: str | int) -> int:
+    return name_or_index if isinstance(name_or_index, int) else game.board.find(name_or_index)
+
+
+def _owned(position: dict[str, Any], i: int) -> dict[str, Any]:
+    return next(d for d in position["properties"] if d["field"] == i)
+
+
 def give(game: Game, player: int, *names: str) -> list[int]:
-    """Hand fields to a player (test set-up)."""
+    """Hand fields to a player."""
     idx = [game.board.find(n) for n in names]
-    for i in idx:
-        game.owner[i] = player
+
+    def change(position: dict[str, Any]) -> None:
+        position["properties"] = [d for d in position["properties"] if d["field"] not in idx]
+        position["properties"] += [{"field": i, "owner": player} for i in idx]
+
+    edit(game, change)
     return idx
 
 
+def build(game: Game, buildings: dict[int | str, int | str]) -> None:
+    """Put buildings on owned streets, all at once: a number of houses, "hotel" or "factory" per street."""
+    def change(position: dict[str, Any]) -> None:
+        for where, what in buildings.items():
+            d = _owned(position, _index(game, where))
+            d.update(houses=what if isinstance(what, int) else 0, hotel=what == "hotel", factory=what == "factory")
+
+    edit(game, change)
+
+
+def mortgage(game: Game, *fields: int | str) -> None:
+    """Mortgage owned properties."""
+    def change(position: dict[str, Any]) -> None:
+        for f in fields:
+            _owned(position, _index(game, f))["mortgaged"] = True
+
+    edit(game, change)
+
+
 def place(game: Game, player: int, name_or_index: str | int) -> None:
-    """Put a player's token on a field (test set-up)."""
-    i = name_or_index if isinstance(name_or_index, int) else game.board.find(name_or_index)
-    game.players[player].pos = i
+    """Put a player's token on a field."""
+    edit(game, lambda position: position["players"][player].update(field=_index(game, name_or_index)))
 
 
-def stack(game: Game, deck: str, *card_ids: str) -> None:
-    """Put the named cards on top of a deck, in order (test set-up)."""
-    cards = game.board.decks[deck]
-    top = [next(k for k, c in enumerate(cards) if c.id == cid) for cid in card_ids]
-    rest = [k for k in game.decks[deck] if k not in top]
-    game.decks[deck] = deque(top + rest)
+def jail(game: Game, player: int) -> None:
+    """Put a player in prison (on the prison field)."""
+    edit(game, lambda position: position["players"][player].update(in_prison=True, field=game.board.prison))
+
+
+def set_cash(game: Game, player: int, amount: int) -> None:
+    """Give a player exactly ``amount`` (the bank's figure follows: money stays conserved)."""
+    edit(game, lambda position: position["players"][player].update(cash=amount))
 
 
 def fund_pot(game: Game, amount: int) -> None:
-    """Put money in the pot as if players had paid it (keeps the money count balanced)."""
-    game.pot += amount
-    game.bank -= amount
+    """Put money in the pot (the bank's figure follows: money stays conserved)."""
+    edit(game, lambda position: position.update(pot=position["pot"] + amount))
+
+
+def stack(game: Game, deck: str, *card_ids: str) -> None:
+    """Put the named cards on top of a deck, in order."""
+    def change(position: dict[str, Any]) -> None:
+        position["decks"][deck] = list(card_ids) + [c for c in position["decks"][deck] if c not in card_ids]
+
+    edit(game, change)
+
+
+def give_jail_card(game: Game, player: int, deck: str, card_id: str) -> None:
+    """Take a Get-Out-of-Prison card out of its deck into a player's hand."""
+    def change(position: dict[str, Any]) -> None:
+        position["decks"][deck].remove(card_id)
+        position["players"][player]["jail_cards"].append([deck, card_id])
+
+    edit(game, change)
+
+
+def script(game: Game, dice: str) -> None:
+    """Script the next rolls, replacing any scripted rolls still to come."""
+    edit(game, lambda position: position.update(dice=[list(pair) for pair in parse_dice_script(dice)]))
 
 
 def act(game: Game, cls: type[A.Action], *args: Any) -> None:
@@ -80,3 +147,34 @@ def new_classic(dice: str = "", players: int = 2, preset: str = "classic", rules
     """A classic or standard game, Ana first: the roll-off (C10) dice come first in the script."""
     roll_off = "6-6 " + "1-1 " * (players - 1)
     return new_game(roll_off + dice, players, preset, rules)
+
+
+# ---------------------------------------------------------------- hostile files: mutated documents
+
+#: Values a mutated file may hold where a valid one has something else.
+NASTY = st.one_of(st.none(), st.booleans(), st.integers(-(10**30), 10**30), st.floats(allow_nan=True),
+                  st.text(max_size=30), st.lists(st.integers(), max_size=5), st.dictionaries(st.text(max_size=5), st.integers(), max_size=3))
+
+
+def paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every place in a JSON document (the first few items of each list), as key paths."""
+    out = [prefix]
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj[:6]):
+            out += paths(v, (*prefix, i))
+    return out
+
+
+def mutate(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
+    """A copy of ``doc`` with ``value`` put at ``path``."""
+    doc = copy.deepcopy(doc)
+    if not path:
+        return value
+    target = doc
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = value
+    return doc

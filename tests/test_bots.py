@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from helpers import ANA, BEN, act, give, new_game
+from helpers import ANA, BEN, act, give, jail, new_game
 
 from laspoly import Game
 from laspoly.bots.basic import TEMPERAMENTS, BasicBot, make_bot
@@ -69,7 +69,7 @@ def test_the_cautious_bot_never_goes_below_its_reserve_by_choice() -> None:
 
 def test_jail_and_train_choices_are_bot_parameters() -> None:
     g = new_game("3-4")
-    g.players[ANA].in_prison, g.players[ANA].pos = True, 10
+    jail(g, ANA)
     assert isinstance(BasicBot(jail="leave").choose(g), A.PayFine)
     assert isinstance(BasicBot(jail="stay").choose(g), A.Roll)
     g2 = new_game("1-4")

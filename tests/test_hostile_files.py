@@ -7,7 +7,6 @@ Limits: save files 5 MB (laspoly.record.MAX_SAVE_BYTES), board files 1 MB
 
 from __future__ import annotations
 
-import copy
 import json
 import subprocess
 import sys
@@ -15,6 +14,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from helpers import NASTY, mutate, paths
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -34,41 +34,15 @@ def _save() -> dict[str, Any]:
 
 SAVE = _save()
 BOARD = json.loads(resources.files("laspoly.data").joinpath("boards", "laspoly.json").read_text(encoding="utf-8"))
-NASTY = st.one_of(st.none(), st.booleans(), st.integers(-(10**30), 10**30), st.floats(allow_nan=True),
-                  st.text(max_size=30), st.lists(st.integers(), max_size=5), st.dictionaries(st.text(max_size=5), st.integers(), max_size=3))
-
-
-def _paths(obj: Any, prefix: tuple = ()) -> list[tuple]:  # type: ignore[type-arg]
-    out = [prefix]
-    if isinstance(obj, dict):
-        for k, v in obj.items():
-            out += _paths(v, (*prefix, k))
-    elif isinstance(obj, list):
-        for i, v in enumerate(obj[:6]):
-            out += _paths(v, (*prefix, i))
-    return out
-
-
-def _mutate(doc: Any, path: tuple, value: Any) -> Any:  # type: ignore[type-arg]
-    doc = copy.deepcopy(doc)
-    if not path:
-        return value
-    target = doc
-    for key in path[:-1]:
-        target = target[key]
-    target[path[-1]] = value
-    return doc
-
-
-SAVE_PATHS = _paths(SAVE)
-BOARD_PATHS = _paths(BOARD)
+SAVE_PATHS = paths(SAVE)
+BOARD_PATHS = paths(BOARD)
 
 
 @settings(max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(SAVE_PATHS), NASTY)
 def test_a_mutated_save_file_gives_a_clear_error_or_a_valid_game(path: tuple, value: Any) -> None:  # type: ignore[type-arg]
     try:
-        text = json.dumps(_mutate(SAVE, path, value))
+        text = json.dumps(mutate(SAVE, path, value))
     except ValueError:
         return
     try:
@@ -81,7 +55,7 @@ def test_a_mutated_save_file_gives_a_clear_error_or_a_valid_game(path: tuple, va
 @given(st.sampled_from(BOARD_PATHS), NASTY)
 def test_a_mutated_board_gives_a_clear_error_or_a_valid_board(path: tuple, value: Any) -> None:  # type: ignore[type-arg]
     try:
-        board_from_dict(_mutate(BOARD, path, value))
+        board_from_dict(mutate(BOARD, path, value))
     except LaspolyError as exc:
         assert str(exc)
 
@@ -108,7 +82,7 @@ def test_hostile_files_through_the_command_line(tmp_path: Path) -> None:
         "negative_money.json": json.dumps({**SAVE, "setup": {**SAVE["setup"], "rules": {"start_money": -1500}}}),
         "unknown_field.json": json.dumps({**SAVE, "cheat": True}),
         "deep.json": "[" * 200_000 + "]" * 200_000,
-        "board_negative.json": json.dumps(_mutate(BOARD, ("fields", 1, "price"), -60)),
+        "board_negative.json": json.dumps(mutate(BOARD, ("fields", 1, "price"), -60)),
         "board_unknown.json": json.dumps({**BOARD, "fields": [{**BOARD["fields"][0], "teleport": 1}, *BOARD["fields"][1:]]}),
     }
     for name, text in cases.items():

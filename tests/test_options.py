@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from helpers import give
 
 from laspoly import Game, RuleOptionError, RuleOptions
 from laspoly.engine import actions as A
@@ -28,7 +29,7 @@ def test_numbers_are_range_checked_and_cli_strings_coerced() -> None:
 
 def test_rent_event_reads_as_a_plain_sentence() -> None:
     g = Game(["Ana", "Ben"], seed=4, dice="1-2")
-    g.owner[3] = 1
+    give(g, 1, "Glitter Gulch")
     g.apply(A.Roll(0))
     texts = [g.describe(e) for e in g.log]
     assert "Ana paid 5 LPD rent to Ben for Glitter Gulch." in texts

@@ -10,21 +10,11 @@ dice come first in each script: "6-6 1-1" lets Ana start.
 from __future__ import annotations
 
 import pytest
-from helpers import ANA, BEN, CY, act, cash, give, new_classic, place, stack
+from helpers import ANA, BEN, CY, act, build, cash, give, give_jail_card, jail, mortgage, new_classic, place, set_cash, stack
 
 from laspoly import Game, IllegalActionError
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
-
-
-def _jail(g: Game, who: int) -> None:
-    g.players[who].in_prison = True
-    g.players[who].pos = 10
-
-
-def _set_cash(g: Game, who: int, amount: int) -> None:
-    g.bank += g.players[who].cash - amount
-    g.players[who].cash = amount
 
 
 # ---------------------------------------------------------------- C1 salary
@@ -78,7 +68,7 @@ def test_C2_with_no_bid_the_property_stays_with_the_bank() -> None:
 def test_C3_whole_group_doubles_base_rent_even_with_a_mortgaged_street() -> None:
     g = new_classic("1-2")
     give(g, BEN, "Mediterranean Avenue", "Baltic Avenue")
-    g.mortgaged[1] = True
+    mortgage(g, 1)
     act(g, A.Roll)
     g.apply(A.ClaimRent(BEN, 3))
     assert cash(g) == [1492, 1508]
@@ -133,7 +123,7 @@ def test_C6_an_unclaimed_rent_lapses_at_the_next_roll() -> None:
 # ---------------------------------------------------------------- C7 jail
 def test_C7_a_total_of_3_frees_and_the_player_rolls_again_and_moves() -> None:
     g = new_classic("1-2 4-5")
-    _jail(g, ANA)
+    jail(g, ANA)
     act(g, A.Roll)
     assert not g.players[ANA].in_prison and g.players[ANA].pos == 19
     assert not g.rolls_due
@@ -141,21 +131,21 @@ def test_C7_a_total_of_3_frees_and_the_player_rolls_again_and_moves() -> None:
 
 def test_C7_doubles_do_not_free_and_one_try_per_turn() -> None:
     g = new_classic("2-2")
-    _jail(g, ANA)
+    jail(g, ANA)
     act(g, A.Roll)
     assert g.players[ANA].in_prison and not g.rolls_due and g.players[ANA].prison_turns == 1
 
 
 def test_C7_option_any_die_showing_3() -> None:
     g = new_classic("3-5 1-1", rules={"jail_exit": "any_die_3"})
-    _jail(g, ANA)
+    jail(g, ANA)
     act(g, A.Roll)
     assert not g.players[ANA].in_prison and g.players[ANA].pos == 12
 
 
 def test_C7_fine_before_rolling_on_the_first_or_second_jail_turn_only() -> None:
     g = new_classic("2-2 4-6 2-2 4-6 1-4")
-    _jail(g, ANA)
+    jail(g, ANA)
     for _ in range(2):
         act(g, A.Roll)  # Ana fails
         act(g, A.EndTurn)
@@ -175,7 +165,7 @@ def test_C7_a_get_out_of_jail_free_card_is_kept_used_and_returned_to_the_deck() 
     act(g, A.EndTurn)
     act(g, A.Roll)
     act(g, A.EndTurn)
-    _jail(g, ANA)
+    jail(g, ANA)
     act(g, A.UseJailCard)
     assert not g.players[ANA].in_prison and len(g.decks["chance"]) == 16
     act(g, A.Roll)
@@ -184,8 +174,7 @@ def test_C7_a_get_out_of_jail_free_card_is_kept_used_and_returned_to_the_deck() 
 
 def test_C7_C9_a_jail_card_can_be_bought_from_another_player() -> None:
     g = new_classic("1-2")
-    g.players[BEN].jail_cards.append(("chance", next(k for k, c in enumerate(g.board.decks["chance"]) if c.id == "jail_free")))
-    g.decks["chance"].remove(g.players[BEN].jail_cards[0][1])
+    give_jail_card(g, BEN, "chance", "jail_free")
     act(g, A.ProposeTrade, BEN, (), (), 40, 0, 1)
     act(g, A.Roll)
     act(g, A.DeclineBuy)
@@ -198,7 +187,7 @@ def test_C7_C9_a_jail_card_can_be_bought_from_another_player() -> None:
 
 def test_C7_C11_a_prisoner_may_build_and_mortgage_on_their_turn() -> None:
     g = new_classic()
-    _jail(g, ANA)
+    jail(g, ANA)
     give(g, ANA, "Mediterranean Avenue", "Baltic Avenue", "Reading Railroad")
     act(g, A.Build, 1, "house")
     act(g, A.Mortgage, 5)
@@ -209,11 +198,11 @@ def test_C7_C11_a_prisoner_may_build_and_mortgage_on_their_turn() -> None:
 def test_C8_a_debt_to_a_player_hands_that_player_every_asset_mortgages_kept() -> None:
     g = new_classic("1-3", players=3)
     place(g, ANA, 35)
-    _set_cash(g, ANA, 10)
+    set_cash(g, ANA, 10)
     give(g, ANA, "Mediterranean Avenue", "Oriental Avenue")
-    g.mortgaged[1] = True
-    give(g, BEN, "Boardwalk")
-    g.level[39] = 1
+    mortgage(g, 1)
+    give(g, BEN, "Boardwalk", "Park Place")  # a house needs the whole group, and C9 keeps built groups whole
+    build(g, {39: 1})
     act(g, A.Roll)
     g.apply(A.ClaimRent(BEN, 39))  # 200 owed; Ana can raise only 10 + 50
     assert not g.players[ANA].active
@@ -223,7 +212,7 @@ def test_C8_a_debt_to_a_player_hands_that_player_every_asset_mortgages_kept() ->
 
 def test_C8_a_debt_to_the_bank_sends_the_properties_to_auction() -> None:
     g = new_classic("1-3", players=3)
-    _set_cash(g, ANA, 10)
+    set_cash(g, ANA, 10)
     give(g, ANA, "Oriental Avenue")
     act(g, A.Roll)  # Income Tax 200
     assert not g.players[ANA].active and g.phase == "auction" and g.auction.field == 6
@@ -236,7 +225,7 @@ def test_C8_a_debt_to_the_bank_sends_the_properties_to_auction() -> None:
 def test_C9_a_property_is_sold_to_a_player_only_when_its_group_has_no_buildings() -> None:
     g = new_classic()
     give(g, ANA, "Mediterranean Avenue", "Baltic Avenue")
-    g.level[3] = 1
+    build(g, {3: 1})
     with pytest.raises(IllegalActionError, match="group has buildings"):
         act(g, A.ProposeTrade, BEN, (1,), (), -100)
 
@@ -244,7 +233,7 @@ def test_C9_a_property_is_sold_to_a_player_only_when_its_group_has_no_buildings(
 def test_C9_the_buyer_of_a_mortgaged_property_may_lift_it_at_once() -> None:
     g = new_classic("1-2")
     give(g, ANA, "Oriental Avenue")
-    g.mortgaged[6] = True
+    mortgage(g, 6)
     act(g, A.ProposeTrade, BEN, (6,), (), -20)
     act(g, A.Roll)
     act(g, A.DeclineBuy)
@@ -324,7 +313,7 @@ def test_standard_railroads_pay_25_50_100_200() -> None:
 
 def test_standard_doubles_leave_jail_one_try_a_turn_and_pass_go_pays_200() -> None:
     g = new_classic("1-2 4-6 3-3", preset="standard")
-    _jail(g, ANA)
+    jail(g, ANA)
     act(g, A.Roll)
     assert g.players[ANA].in_prison and not g.rolls_due
     act(g, A.EndTurn)
@@ -348,7 +337,11 @@ def test_standard_houses_cost_what_the_card_says() -> None:
 def test_standard_option_building_shortage_limits_houses_to_32() -> None:
     g = new_classic(preset="standard", rules={"building_shortage": True})
     give(g, ANA, "Mediterranean Avenue", "Baltic Avenue")
-    g.houses_left = 1
+    # Ben's 31 houses leave the bank 1
+    give(g, BEN, "Oriental Avenue", "Vermont Avenue", "Connecticut Avenue", "St. Charles Place", "States Avenue",
+         "Virginia Avenue", "St. James Place", "Tennessee Avenue", "New York Avenue")
+    build(g, {6: 4, 8: 4, 9: 4, 11: 4, 13: 4, 14: 4, 16: 3, 18: 2, 19: 2})
+    assert g.houses_left == 1
     act(g, A.Build, 1, "house")
     with pytest.raises(IllegalActionError, match="no houses left"):
         act(g, A.Build, 3, "house")

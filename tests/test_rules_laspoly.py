@@ -1,6 +1,6 @@
 """Scenario tests, one group per Las Poly ruling L1-L20 (texts in docs/rules.md).
 
-Dice are scripted; positions are placed by hand.  Every expected amount is a
+Dice are scripted; positions are set through the position API (``tests/helpers.py``).  Every expected amount is a
 literal worked out from the rulebook and ``laspoly/data/boards/laspoly.json``:
 Fremont Street (1) costs 60, rents 4/20/60/180/250/310, houses 50, factory 100
 paying 11, mortgage 30; Glitter Gulch (3) 80, rent 5, mortgage 40; Hoover Dam
@@ -11,7 +11,7 @@ Las Vegas Boulevard (39) mortgage 185.
 from __future__ import annotations
 
 import pytest
-from helpers import ANA, BEN, act, cash, fund_pot, give, new_game, place, stack
+from helpers import ANA, BEN, act, build, cash, fund_pot, give, jail, mortgage, new_game, place, script, set_cash, stack
 
 from laspoly import Game, IllegalActionError
 from laspoly.engine import actions as A
@@ -107,7 +107,7 @@ def test_L5_base_rent_from_the_card() -> None:
 def test_L5_whole_group_doubles_base_rent_even_with_a_mortgaged_street() -> None:
     g = new_game("1-2")
     give(g, BEN, "Glitter Gulch", "Fremont Street")
-    g.mortgaged[1] = True
+    mortgage(g, 1)
     act(g, A.Roll)
     assert cash(g) == [1290, 1310]
 
@@ -115,7 +115,7 @@ def test_L5_whole_group_doubles_base_rent_even_with_a_mortgaged_street() -> None
 def test_L5_mortgaged_street_collects_nothing() -> None:
     g = new_game("1-2")
     give(g, BEN, "Glitter Gulch")
-    g.mortgaged[3] = True
+    mortgage(g, 3)
     act(g, A.Roll)
     assert cash(g) == [1300, 1300]
 
@@ -123,7 +123,7 @@ def test_L5_mortgaged_street_collects_nothing() -> None:
 def test_L5_house_rent_comes_from_the_card() -> None:
     g = new_game("3-4")
     give(g, BEN, "Hoover Dam Road")
-    g.level[7] = 2
+    build(g, {7: 2})
     act(g, A.Roll)
     assert cash(g) == [1180, 1420]
 
@@ -131,8 +131,7 @@ def test_L5_house_rent_comes_from_the_card() -> None:
 def test_L5_L12_street_with_a_factory_collects_nothing() -> None:
     g = new_game("3-4")
     give(g, BEN, "Hoover Dam Road")
-    g.factory[7] = True
-    g.factories = 1
+    build(g, {7: "factory"})
     act(g, A.Roll)
     assert cash(g) == [1300, 1300]
 
@@ -297,7 +296,7 @@ def test_L11_building_only_on_ones_own_turn() -> None:
 def test_L11_no_building_while_a_street_of_the_group_is_mortgaged() -> None:
     g = new_game()
     give(g, ANA, "Fremont Street", "Glitter Gulch")
-    g.mortgaged[3] = True
+    mortgage(g, 3)
     with pytest.raises(IllegalActionError, match="mortgaged"):
         act(g, A.Build, 1, "house")
 
@@ -356,15 +355,14 @@ def test_L12_bank_pays_factory_income_at_the_start_of_each_owners_turn_in_prison
     g = new_game("1-2 2-4")
     give(g, ANA, "Fremont Street", "Glitter Gulch")
     act(g, A.Build, 1, "factory")  # 1200 left
-    g.players[ANA].in_prison = True
-    g.players[ANA].pos = 10
+    jail(g, ANA)
     act(g, A.PayFine)  # 1150
     act(g, A.Roll)  # 10 + 3 = Elvis Chapel Lane
     act(g, A.DeclineBuy)
     act(g, A.EndTurn)
     act(g, A.Roll)  # Ben: 6 = Boulder Highway
     act(g, A.DeclineBuy)
-    g.players[ANA].in_prison = True
+    jail(g, ANA)
     act(g, A.EndTurn)
     assert cash(g)[ANA] == 1150 + 11
     assert isinstance(g.log[-1], E.Paid) and g.log[-1].reason == "factory_income"
@@ -373,8 +371,7 @@ def test_L12_bank_pays_factory_income_at_the_start_of_each_owners_turn_in_prison
 def test_L12_landers_on_a_factory_street_pay_nothing() -> None:
     g = new_game("1-2")
     give(g, BEN, "Glitter Gulch")
-    g.factory[3] = True
-    g.factories = 1
+    build(g, {3: "factory"})
     act(g, A.Roll)
     assert cash(g) == [1300, 1300]
 
@@ -406,8 +403,7 @@ def test_L12_L17_a_factory_sale_must_keep_the_group_even() -> None:
 def test_L12_option_landing_pays_factory_income_when_someone_lands() -> None:
     g = new_game("1-2", rules={"factory_income_when": "landing"})
     give(g, BEN, "Glitter Gulch")
-    g.factory[3] = True
-    g.factories = 1
+    build(g, {3: "factory"})
     act(g, A.Roll)
     assert cash(g) == [1300, 1314]
 
@@ -438,14 +434,9 @@ def test_L13_third_doubles_crossing_start_earn_no_salary() -> None:
 
 
 # ---------------------------------------------------------------- L14 prison
-def _jail(g: Game, who: int) -> None:
-    g.players[who].in_prison = True
-    g.players[who].pos = 10
-
-
 def test_L14_pay_50_before_rolling_then_move_normally() -> None:
     g = new_game("3-4")
-    _jail(g, ANA)
+    jail(g, ANA)
     act(g, A.PayFine)
     act(g, A.Roll)
     assert g.players[ANA].pos == 17 and not g.players[ANA].in_prison
@@ -454,7 +445,7 @@ def test_L14_pay_50_before_rolling_then_move_normally() -> None:
 
 def test_L14_three_tries_per_turn_then_the_turn_ends() -> None:
     g = new_game("1-2 1-3 1-4")
-    _jail(g, ANA)
+    jail(g, ANA)
     for _ in range(3):
         act(g, A.Roll)
     assert g.players[ANA].in_prison and g.players[ANA].pos == 10
@@ -465,7 +456,7 @@ def test_L14_three_tries_per_turn_then_the_turn_ends() -> None:
 
 def test_L14_doubles_free_the_player_who_moves_by_that_roll_without_another_roll() -> None:
     g = new_game("1-2 3-3")
-    _jail(g, ANA)
+    jail(g, ANA)
     act(g, A.Roll)
     act(g, A.Roll)
     assert g.players[ANA].pos == 16 and not g.players[ANA].in_prison
@@ -476,7 +467,7 @@ def test_L14_doubles_free_the_player_who_moves_by_that_roll_without_another_roll
 
 def test_L14_after_three_prison_turns_pay_50_and_move_by_the_last_roll() -> None:
     g = new_game("1-2 1-3 1-4  4-6  1-2 1-3 1-4  4-6  1-2 1-3 2-4")
-    _jail(g, ANA)
+    jail(g, ANA)
     for _round in range(2):
         for _ in range(3):
             act(g, A.Roll)
@@ -492,14 +483,14 @@ def test_L14_after_three_prison_turns_pay_50_and_move_by_the_last_roll() -> None
 
 def test_L14_a_prisoner_still_collects_rent() -> None:
     g = new_game("1-2 1-2")
-    _jail(g, ANA)
+    jail(g, ANA)
     give(g, ANA, "Glitter Gulch")
-    g.players[BEN].pos = 0
+    place(g, BEN, 0)
     act(g, A.Roll)
     act(g, A.Roll)
     act(g, A.Roll)
     act(g, A.EndTurn)
-    g.chance._script[g.chance._next:] = [(1, 2)]
+    script(g, "1-2")
     act(g, A.Roll)
     assert cash(g) == [1305, 1295]
 
@@ -527,10 +518,7 @@ def test_L15_repairs_are_charged_per_house_hotel_and_factory() -> None:
     g = new_game("1-3")
     place(g, ANA, 29)
     give(g, ANA, "Hoover Dam Road", "Fremont Street", "Glitter Gulch")
-    g.level[7] = 2
-    g.level[1] = 5
-    g.factory[3] = True
-    g.factories = 1
+    build(g, {7: 2, 1: "hotel", 3: "factory"})
     stack(g, "action", "repairs")
     act(g, A.Roll)
     assert cash(g)[ANA] == 1300 - (2 * 25 + 100 + 50)
@@ -561,7 +549,7 @@ def test_L16_offer_sent_on_own_turn_answered_on_receivers_turn() -> None:
     g = new_game("1-2 3-5")
     give(g, ANA, "Fremont Street")
     give(g, BEN, "Ferris Wheel")
-    g.mortgaged[1] = True
+    mortgage(g, 1)
     act(g, A.ProposeTrade, BEN, (1,), (12,), 50)
     with pytest.raises(IllegalActionError, match="Ana's decision"):
         g.apply(A.AcceptTrade(BEN, 1))
@@ -596,7 +584,7 @@ def test_L16_an_offer_that_no_longer_matches_lapses() -> None:
 def test_L16_properties_with_buildings_cannot_be_offered() -> None:
     g = new_game()
     give(g, ANA, "Hoover Dam Road")
-    g.level[7] = 1
+    build(g, {7: 1})
     with pytest.raises(IllegalActionError, match="buildings"):
         act(g, A.ProposeTrade, BEN, (7,), (), 0)
 
@@ -605,7 +593,7 @@ def test_L16_properties_with_buildings_cannot_be_offered() -> None:
 def test_L17_buildings_sell_for_half_and_evenly() -> None:
     g = new_game()
     give(g, ANA, "Fremont Street", "Glitter Gulch")
-    g.level[1] = g.level[3] = 2
+    build(g, {1: 2, 3: 2})
     act(g, A.SellBuilding, 1)
     assert cash(g)[ANA] == 1325
     with pytest.raises(IllegalActionError, match="evenly"):
@@ -615,7 +603,7 @@ def test_L17_buildings_sell_for_half_and_evenly() -> None:
 def test_L17_hotel_sells_for_half_and_turns_back_into_four_houses() -> None:
     g = new_game()
     give(g, ANA, "Fremont Street", "Glitter Gulch")
-    g.level[1] = g.level[3] = 5
+    build(g, {1: "hotel", 3: "hotel"})
     act(g, A.SellBuilding, 3)
     assert g.level[3] == 4 and cash(g)[ANA] == 1325
 
@@ -623,7 +611,7 @@ def test_L17_hotel_sells_for_half_and_turns_back_into_four_houses() -> None:
 def test_L17_street_sells_for_half_only_once_its_group_has_no_buildings() -> None:
     g = new_game()
     give(g, ANA, "Fremont Street", "Glitter Gulch")
-    g.level[3] = 1
+    build(g, {3: 1})
     with pytest.raises(IllegalActionError, match="buildings first"):
         act(g, A.SellProperty, 1)
     act(g, A.SellBuilding, 3)
@@ -634,7 +622,7 @@ def test_L17_street_sells_for_half_only_once_its_group_has_no_buildings() -> Non
 def test_L17_mortgaged_street_cannot_be_sold_to_the_bank() -> None:
     g = new_game()
     give(g, ANA, "Fremont Street")
-    g.mortgaged[1] = True
+    mortgage(g, 1)
     with pytest.raises(IllegalActionError, match="mortgaged property cannot be sold"):
         act(g, A.SellProperty, 1)
 
@@ -652,24 +640,19 @@ def test_L18_mortgage_pays_the_card_value_and_repaying_adds_10_percent_rounded_u
 def test_L18_mortgage_only_when_the_group_has_no_buildings() -> None:
     g = new_game()
     give(g, ANA, "Las Vegas Boulevard", "Penthouse Row")
-    g.level[37] = 1
+    build(g, {37: 1})
     with pytest.raises(IllegalActionError, match="buildings first"):
         act(g, A.Mortgage, 39)
 
 
 # ---------------------------------------------------------------- L19 out of money
-def _set_cash(g: Game, who: int, amount: int) -> None:
-    g.bank += g.players[who].cash - amount
-    g.players[who].cash = amount
-
-
 def test_L19_a_debtor_must_raise_money_first() -> None:
     g = new_game("1-3", players=3)
     place(g, ANA, 3)
-    _set_cash(g, ANA, 100)
+    set_cash(g, ANA, 100)
     give(g, ANA, "Fremont Street", "Glitter Gulch")
     give(g, BEN, "Hoover Dam Road")
-    g.level[7] = 2
+    build(g, {7: 2})
     act(g, A.Roll)  # rent 120 > 100 cash
     assert g.phase == "debt" and g.actor == ANA
     assert not g.is_legal(A.EndTurn(ANA))
@@ -681,11 +664,11 @@ def test_L19_a_debtor_must_raise_money_first() -> None:
 def test_L19_a_debtor_who_cannot_pay_is_out_and_the_creditor_gets_what_is_left() -> None:
     g = new_game("1-3", players=3)
     place(g, ANA, 3)
-    _set_cash(g, ANA, 50)
+    set_cash(g, ANA, 50)
     give(g, ANA, "Glitter Gulch", "Fremont Street")
-    g.mortgaged[1] = True
+    mortgage(g, 1)
     give(g, BEN, "Hoover Dam Road")
-    g.level[7] = 2
+    build(g, {7: 2})
     act(g, A.Roll)  # owes 120; 50 cash + 40 from Glitter Gulch = 90
     assert not g.players[ANA].active
     assert cash(g) == [0, 1390, 1300]
@@ -696,9 +679,9 @@ def test_L19_a_debtor_who_cannot_pay_is_out_and_the_creditor_gets_what_is_left()
 def test_L19_a_payment_that_hits_exactly_zero_is_out() -> None:
     g = new_game("1-3", players=3)
     place(g, ANA, 3)
-    _set_cash(g, ANA, 120)
+    set_cash(g, ANA, 120)
     give(g, BEN, "Hoover Dam Road")
-    g.level[7] = 2
+    build(g, {7: 2})
     act(g, A.Roll)
     assert not g.players[ANA].active
     assert cash(g) == [0, 1420, 1300]
@@ -706,7 +689,7 @@ def test_L19_a_payment_that_hits_exactly_zero_is_out() -> None:
 
 def test_L19_a_voluntary_purchase_that_hits_zero_is_out() -> None:
     g = new_game("1-2", players=3)
-    _set_cash(g, ANA, 80)
+    set_cash(g, ANA, 80)
     act(g, A.Roll)
     act(g, A.Buy)  # Glitter Gulch for exactly 80
     assert not g.players[ANA].active and g.owner[3] == -1
@@ -715,7 +698,7 @@ def test_L19_a_voluntary_purchase_that_hits_zero_is_out() -> None:
 
 def test_L19_option_below_zero_keeps_a_player_at_zero_in() -> None:
     g = new_game("1-2", players=3, rules={"elimination": "below_zero"})
-    _set_cash(g, ANA, 80)
+    set_cash(g, ANA, 80)
     act(g, A.Roll)
     act(g, A.Buy)
     assert g.players[ANA].active and cash(g)[ANA] == 0
@@ -725,9 +708,9 @@ def test_L19_option_below_zero_keeps_a_player_at_zero_in() -> None:
 def test_L20_the_last_player_left_wins() -> None:
     g = new_game("1-3")
     place(g, ANA, 3)
-    _set_cash(g, ANA, 100)
+    set_cash(g, ANA, 100)
     give(g, BEN, "Hoover Dam Road")
-    g.level[7] = 2
+    build(g, {7: 2})
     act(g, A.Roll)
     assert g.is_over and g.winner == BEN and g.end_reason == "last_player"
     assert g.legal_actions() == []
@@ -752,7 +735,6 @@ def test_L20_at_the_round_cap_the_richest_by_net_worth_wins() -> None:
 def test_L20_net_worth_counts_cash_prices_less_mortgages_and_buildings() -> None:
     g = new_game()
     give(g, ANA, "Fremont Street", "Hoover Dam Road", "Glitter Gulch")
-    g.mortgaged[1] = True
-    g.level[7] = 2
-    g.factory[3] = True
+    mortgage(g, 1)
+    build(g, {7: 2, 3: "factory"})
     assert g.net_worth(ANA) == 1300 + (60 - 30) + (120 + 100) + (80 + 100)

@@ -9,7 +9,7 @@ Dama de Elche (3) 60, rent 4; the Parques cost 200; the Restoration Tax (4) is
 from __future__ import annotations
 
 import pytest
-from helpers import ANA, BEN, act, cash, fund_pot, give, new_sculptprice, place, stack
+from helpers import ANA, BEN, act, build, cash, fund_pot, give, mortgage, new_sculptprice, place, script, set_cash, stack
 
 from laspoly import IllegalActionError
 from laspoly.bots.basic import BasicBot
@@ -98,7 +98,7 @@ def test_S4_taxes_and_card_payments_feed_the_pot_and_the_bote_takes_it_all() -> 
     act(g, A.DeclineBuy)
     act(g, A.EndTurn)
     place(g, ANA, 13)
-    g.chance._script[g.chance._next:] = [(3, 4)]
+    script(g, "3-4")
     fund_pot(g, 1)
     act(g, A.Roll)  # 20: the BOTE
     assert g.pot == 0 and cash(g)[ANA] == 1300 + 251
@@ -131,7 +131,7 @@ def test_S6_a_sale_to_a_player_loses_the_upgrades_without_refund() -> None:
 def test_S6_upgrades_sell_back_for_half_evenly_then_the_property_for_half() -> None:
     g = new_sculptprice()
     give(g, ANA, "Venus de Willendorf", "Dama de Elche")
-    g.level[1] = g.level[3] = 1
+    build(g, {1: 1, 3: 1})
     with pytest.raises(IllegalActionError, match="buildings first"):
         act(g, A.SellProperty, 1)
     act(g, A.SellBuilding, 1)
@@ -143,7 +143,7 @@ def test_S6_upgrades_sell_back_for_half_evenly_then_the_property_for_half() -> N
 def test_S6_a_mortgaged_property_is_sold_only_to_a_player_who_takes_it_mortgaged() -> None:
     g = new_sculptprice("1-2")
     give(g, ANA, "Venus de Willendorf")
-    g.mortgaged[1] = True
+    mortgage(g, 1)
     with pytest.raises(IllegalActionError, match="mortgaged property cannot be sold to the bank"):
         act(g, A.SellProperty, 1)
     act(g, A.ProposeTrade, BEN, (1,), (), -10)
@@ -160,8 +160,7 @@ def test_S7_mortgage_only_to_pay_a_debt_cash_cannot_cover() -> None:
     give(g, ANA, "Venus de Willendorf", "Dama de Elche")
     with pytest.raises(IllegalActionError, match="only to pay a debt"):
         act(g, A.Mortgage, 1)
-    g.bank += 1350
-    g.players[ANA].cash = 150
+    set_cash(g, ANA, 150)
     act(g, A.Roll)  # Restoration Tax 200 > 150
     assert g.phase == "debt"
     act(g, A.Mortgage, 1)
@@ -173,7 +172,7 @@ def test_S7_mortgage_only_to_pay_a_debt_cash_cannot_cover() -> None:
 def test_S7_lifting_a_mortgage_costs_its_value_plus_a_flat_100() -> None:
     g = new_sculptprice()
     give(g, ANA, "Venus de Willendorf")
-    g.mortgaged[1] = True
+    mortgage(g, 1)
     act(g, A.Repay, 1)
     assert cash(g)[ANA] == 1500 - 130
 
@@ -189,9 +188,8 @@ def test_S7_option_any_time_allows_mortgaging_on_ones_turn() -> None:
 def test_S8_a_bankrupt_players_properties_all_return_to_the_bank() -> None:
     g = new_sculptprice("1-3", players=3)
     give(g, ANA, "Venus de Willendorf")
-    g.mortgaged[1] = True
-    g.bank += 1450
-    g.players[ANA].cash = 50
+    mortgage(g, 1)
+    set_cash(g, ANA, 50)
     act(g, A.Roll)  # 200 tax to the pot; 50 cash and nothing to raise
     assert not g.players[ANA].active and g.owner[1] == -1 and not g.mortgaged[1]
     assert g.pot == 50 and g.current == BEN

@@ -13,6 +13,7 @@ import panel as pn
 import pytest
 from bokeh.document import Document
 from bokeh.document.events import ColumnDataChangedEvent
+from helpers import give, set_cash
 
 from laspoly.engine import actions as A
 from laspoly.table import PERSON
@@ -41,7 +42,7 @@ def test_a_person_acts_through_the_checked_path_and_an_illegal_click_changes_not
 
 def test_disabled_choices_say_why_in_the_engines_words() -> None:
     m = _model()
-    m.game.owner[1] = 0
+    give(m.game, 0, "Fremont Street")
     choice = m.choice(lambda p: A.Build(p, 1, "house"))
     assert not choice.enabled and choice.reason == "you need the whole colour group"
     d = Dashboard(m)
@@ -52,8 +53,7 @@ def test_disabled_choices_say_why_in_the_engines_words() -> None:
 
 def test_a_voluntary_move_to_zero_asks_for_confirmation_L19() -> None:
     m = _model("1-2")
-    m.game.bank += m.game.players[0].cash - 80
-    m.game.players[0].cash = 80
+    set_cash(m.game, 0, 80)
     m.act(A.Roll(0))
     assert not m.act(A.Buy(0)) and m.pending_confirm == A.Buy(0) and "Confirm" in m.message
     m.cancel()
@@ -317,7 +317,7 @@ def test_the_engine_says_what_a_voluntary_action_costs_for_the_L19_warning() -> 
     g = m.game
     m.act(A.Roll(0))
     assert g.cost_of(A.Buy(0)) == 80 and g.cost_of(A.Roll(0)) == 0
-    g.owner[7] = 0
+    give(g, 0, "Hoover Dam Road")
     assert g.cost_of(A.Build(0, 7, "house")) == 50 and g.cost_of(A.Build(0, 7, "factory")) == 100
 
 

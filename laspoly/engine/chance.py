@@ -74,3 +74,7 @@ class Chance:
     def getstate(self) -> tuple[Any, int]:
         """The generator's state and script position, for snapshots and digests."""
         return self._rng.getstate(), self._next
+
+    def setstate(self, generator: Any) -> None:
+        """Put the generator back in a state :meth:`getstate` gave (a position carries it)."""
+        self._rng.setstate(generator)

@@ -106,6 +106,19 @@ class Game(Turns):
         self._init_state(names)
         self._begin()
 
+    @classmethod
+    def from_position(cls, data: Any, *, record_events: bool = True, keep_history: bool = True) -> Game:
+        """A game that plays on from a position (:mod:`~laspoly.engine.positions`); a bad one raises PositionError."""
+        from laspoly.engine.positions import game_from_position  # positions builds on this module
+
+        return game_from_position(cls, data, record_events=record_events, keep_history=keep_history)
+
+    def set_position(self, data: Any) -> None:
+        """Replace the whole state by a position, as python-chess's ``Board.set_fen`` does; a bad one changes nothing."""
+        from laspoly.engine.positions import set_position
+
+        set_position(self, data)
+
     # ------------------------------------------------------------ setup
 
     def _check_rules_fit_board(self) -> None:
