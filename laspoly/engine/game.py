@@ -487,7 +487,7 @@ class Game:
         return self.fields[index].label() if isinstance(index, int) and 0 <= index < len(self.fields) else f"field {index!r}"
 
     def _pname(self, index: Any) -> str:
-        return self.players[index].name if isinstance(index, int) and 0 <= index < len(self.players) else f"player {index!r}"
+        return self.players[index].name if isinstance(index, int) and 0 <= index < len(self.players) else f"player {E.player_number(index)}"
 
     # ------------------------------------------------------------ applying actions
 
@@ -516,7 +516,7 @@ class Game:
             return f"{action!r} is not a laspoly action"
         p = action.player
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(self.players):
-            return f"there is no player {p!r}"
+            return f"there is no player {E.player_number(p)} (the players are 1 to {len(self.players)})"
         if self.phase == OVER:
             return "the game is over"
         if not self.players[p].active:
