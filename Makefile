@@ -81,7 +81,7 @@ load: $(VENV)/.test-installed chromium
 
 ## lab: install the light lab extra (JupyterLab, nbconvert) and open the lessons in JupyterLab
 lab: $(VENV)/.lab-installed
-	$(BIN)/jupyter lab notebooks
+	$(BIN)/jupyter lab notebooks $$([ "$$(id -u)" = "0" ] && echo --allow-root)
 
 ## lessons: run each lesson (teacher version) and write it with its outputs as HTML to docs/lessons/
 lessons: $(VENV)/.lab-installed
