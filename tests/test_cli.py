@@ -76,7 +76,7 @@ def test_every_option_has_a_help_line_and_shows_its_default(command: str, capsys
     assert main([command, "--help"]) == 0
     text = " ".join(capsys.readouterr().out.split())
     for action in parser._actions:
-        if action.option_strings and action.default not in (None, False, argparse.SUPPRESS):
+        if action.option_strings and action.default is not None and action.default is not False and action.default != argparse.SUPPRESS:
             shown = f"{action.default:_}" if isinstance(action.default, int) and action.default >= 10_000 else str(action.default)
             assert f"(default: {shown})" in text, f"{command} {action.option_strings[0]}"
 
