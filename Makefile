@@ -1,23 +1,36 @@
-# The two commands of the quickstart: `make app` and `make test`.
+# The two commands of the quickstart: `make app` and `make test`; `make help` lists the others.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 5006
+PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+#: the quick check of `make smoke`: the rules of every preset, save files, the command line, the docs
+SMOKE  := tests/test_rules_laspoly.py tests/test_rules_classic.py tests/test_rules_sculptprice.py tests/test_options.py \
+          tests/test_boards.py tests/test_record.py tests/test_cli.py tests/test_cli_errors.py tests/test_serving.py \
+          tests/test_import_boundary.py tests/test_docs.py tests/test_readme.py
 
-.PHONY: app test lint lab bench soak load clean chromium postgres
+.PHONY: help app test smoke lint lab lessons bench soak load clean chromium postgres
+
+## help: list the make targets
+help:
+	@sed -n 's/^## //p' Makefile
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
 $(VENV)/.app-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e .
+	$(PIP) -e .
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+	$(PIP) -e '.[test]'
 	touch $@ $(VENV)/.app-installed
 
-## app: install laspoly into .venv and serve the dashboard at http://localhost:$(PORT)
+$(VENV)/.lab-installed: pyproject.toml | $(BIN)/python
+	$(PIP) -e '.[lab]'
+	touch $@ $(VENV)/.app-installed
+
+## app: install laspoly into .venv and serve the dashboard at http://localhost:5006 (another port: make app PORT=8080)
 app: $(VENV)/.app-installed
 	$(BIN)/laspoly serve --port $(PORT)
 
@@ -48,6 +61,12 @@ test: $(VENV)/.test-installed chromium postgres
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
 	$(BIN)/python -m pytest
 
+## smoke: ruff and a quick subset of the tests (no browser, notebooks or long runs), under a minute
+smoke: $(VENV)/.test-installed
+	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
+	$(BIN)/python -m pytest -q -m "not slow and not browser" $(SMOKE)
+
+## lint: ruff only
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
 
@@ -60,10 +79,17 @@ load: $(VENV)/.test-installed chromium
 	mkdir -p .benchmarks
 	$(BIN)/python benchmarks/load.py --json .benchmarks/load.json
 
-## lab: open the lessons in JupyterLab from the project's .venv
-lab: $(VENV)/.test-installed
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check jupyterlab
-	$(BIN)/jupyter lab notebooks
+## lab: install the light lab extra (JupyterLab, nbconvert) and open the lessons in JupyterLab
+lab: $(VENV)/.lab-installed
+	$(BIN)/jupyter lab notebooks $$([ "$$(id -u)" = "0" ] && echo --allow-root)
+
+## lessons: run each lesson (teacher version) and write it with its outputs as HTML to docs/lessons/
+lessons: $(VENV)/.lab-installed
+	mkdir -p docs/lessons
+	@# PANEL_INLINE puts Bokeh's and Panel's JavaScript into each page, so its figures show without a network
+	PANEL_INLINE=true $(BIN)/jupyter nbconvert --to html --execute --ExecutePreprocessor.timeout=600 \
+	  --output-dir docs/lessons notebooks/*.ipynb
+	@echo "The lessons are in docs/lessons/ (open the .html files in a browser)"
 
 ## bench: speed figures (median of repeated runs)
 bench: $(VENV)/.test-installed chromium
@@ -71,5 +97,6 @@ bench: $(VENV)/.test-installed chromium
 	$(BIN)/python benchmarks/bench_analysis.py
 	$(BIN)/python benchmarks/bench_dashboard.py
 
+## clean: remove .venv, caches and the rendered lessons
 clean:
-	rm -rf $(VENV) .pytest_cache .benchmarks
+	rm -rf $(VENV) .pytest_cache .benchmarks docs/lessons

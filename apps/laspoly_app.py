@@ -2,7 +2,9 @@
 
 import panel as pn
 
+from laspoly.serving import quiet_closed_connection_warnings
 from laspoly.ui.app import build_app
 
+quiet_closed_connection_warnings()  # one "connection was closed" line per page closed early, not six
 pn.extension("filedropper", sizing_mode="stretch_width", notifications=False)
 build_app().servable(title="Las Poly")

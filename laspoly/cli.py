@@ -1,9 +1,14 @@
-"""The ``laspoly`` command: play, replay, rules, markov, landings, simulate, tournament.
+"""The ``laspoly`` command: play, replay, check, rules, markov, landings, simulate, tournament, soak, serve.
 
 Analysis commands print a readable table by default, one JSON object with
 ``--json``, and write their table to ``--csv FILE``.  Long runs show a
 progress bar on stderr (``--quiet`` turns it off).  The numerical libraries
 are imported only by the commands that need them.
+
+Bad input never gives a traceback: argparse checks every number and path
+before any work is done (:mod:`laspoly.cli_args`), and an error found later
+(a corrupt save file, an unknown bot) is one ``laspoly: error:`` line.  Both
+exit with status 2.
 """
 
 from __future__ import annotations
@@ -15,13 +20,18 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from laspoly import cli_args as T
 from laspoly.bots.basic import BasicBot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_game
+from laspoly.engine.events import RESULT_LINES, default_names
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
 from laspoly.record import load_game, save_game
 from laspoly.rules.options import describe_options, parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
+
+DEFAULT_PLAYERS = 4
+GAMES_MAX = 10_000_000
 
 
 def _print_log(game: Game, lang: str, quiet: bool) -> None:
@@ -32,25 +42,29 @@ def _print_log(game: Game, lang: str, quiet: bool) -> None:
 
 
 def _result(game: Game, lang: str) -> str:
+    lines = RESULT_LINES.get(lang, RESULT_LINES["en"])
     if not game.is_over:
-        return f"The game is not over (round {game.round})."
+        return lines["not_over"].format(round=game.round)
     name = game.players[game.winner].name
     if game.end_reason == "net_worth":
         ranking = ", ".join(f"{game.players[i].name} {game.money(w)}" for i, w in game.standings())
-        return f"Winner: {name}, richest by net worth at the round cap (L20): {ranking}"
-    return f"Winner: {name}, the last player left, after {game.round} rounds."
+        return lines["net_worth"].format(winner=name, ranking=ranking)
+    return lines["last_player"].format(winner=name, round=game.round)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    names = args.names.split(",") if args.names else [f"Player {i + 1}" for i in range(args.players)]
-    game = Game(names, preset=args.variant, seed=args.seed, rules=parse_rule_args(args.rule),
+    preset = load_preset(args.variant)
+    lang = args.lang or preset.lang
+    if args.names and args.players is not None and args.players != len(args.names):
+        raise LaspolyError(f"--players {args.players} but --names gives {len(args.names)} names: leave out one of them")
+    names = args.names or default_names(args.players or DEFAULT_PLAYERS, lang)
+    game = Game(names, preset=preset, seed=args.seed, rules=parse_rule_args(args.rule),
                 dice=args.dice, max_rounds=args.max_rounds)
     play_game(game, [BasicBot() for _ in names])
-    lang = args.lang or game.preset.lang
     _print_log(game, lang, args.quiet)
     if args.save:
         save_game(game, args.save)
-        print(f"Saved to {args.save}")
+        print(RESULT_LINES.get(lang, RESULT_LINES["en"])["saved"].format(path=args.save))
     return 0
 
 
@@ -131,9 +145,8 @@ def cmd_landings(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from laspoly.analysis.simulate import simulate
 
-    bots = args.bots.split(",") if args.bots else None
-    players = len(bots) if bots else args.players
-    r = simulate(args.variant, players=players, games=args.games, bots=bots, max_turns=args.max_turns, seed=args.seed,
+    players = args.players or (len(args.bots) if args.bots else DEFAULT_PLAYERS)
+    r = simulate(args.variant, players=players, games=args.games, bots=args.bots, max_turns=args.max_turns, seed=args.seed,
                  rules=parse_rule_args(args.rule), workers=args.workers, dask=args.dask, quiet=args.quiet)
     d = r.as_dict()
     text = "\n".join([
@@ -151,7 +164,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_tournament(args: argparse.Namespace) -> int:
     from laspoly.analysis.simulate import tournament
 
-    r = tournament(args.bots.split(","), games=args.games, variant=args.variant, seed=args.seed,
+    r = tournament(args.bots, games=args.games, variant=args.variant, seed=args.seed,
                    rules=parse_rule_args(args.rule), max_turns=args.max_turns, workers=args.workers, dask=args.dask,
                    quiet=args.quiet)
     d = r.as_dict()
@@ -188,10 +201,14 @@ def cmd_soak(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from laspoly.serving import check_can_listen, quiet_closed_connection_warnings
+
+    check_can_listen(args.address, args.port)  # before anything is printed: a taken port is one error line
     import panel as pn
 
     from laspoly.ui.app import session_app
 
+    quiet_closed_connection_warnings()
     print(f"Serving the Las Poly dashboard at http://{args.address}:{args.port}/ (Ctrl+C stops it)", flush=True)
     pn.serve(session_app, port=args.port, address=args.address, show=args.show, title="Las Poly",
              websocket_origin=args.allow_websocket_origin or [f"{args.address}:{args.port}", f"localhost:{args.port}"])
@@ -200,116 +217,150 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def _common(p: argparse.ArgumentParser, seed: bool = True) -> None:
     p.add_argument("--variant", default="laspoly", choices=preset_names(), help="rulebook preset")
-    p.add_argument("--rule", action="append", metavar="NAME=VALUE", help="override one rule option (repeatable)")
+    p.add_argument("--rule", action="append", type=T.rule_override, metavar="NAME=VALUE",
+                   help="override one rule option (repeatable; `laspoly rules` lists them)")
     if seed:
-        p.add_argument("--seed", type=int, default=0, help="master seed")
+        p.add_argument("--seed", type=T.seed, default=0, help="master seed, 0 to 2^63-1")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--csv", metavar="FILE", help="also write the table to a CSV file")
+    p.add_argument("--csv", metavar="FILE", type=T.output_file, help="also write the table to a CSV file")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
 
 
 def _chain_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--prison-policy", choices=("leave", "stay"), default="leave", help="leave prison at once, or stay as long as allowed")
     p.add_argument("--per", choices=("roll", "turn"), default="roll", help="count where each roll or each turn ended")
-    p.add_argument("--train-target", type=int, help="station to take the train to (default: never travel)")
+    p.add_argument("--train-target", type=T.field_index, metavar="FIELD",
+                   help="station (field number) to take the train to; default: never travel")
+
+
+def _game_options(p: argparse.ArgumentParser, games: int) -> None:
+    """Options of the commands that play many bot games: simulate and tournament."""
+    p.add_argument("--games", type=T.whole_number(1, GAMES_MAX), default=games, help=f"number of games, 1 to {GAMES_MAX:_}")
+    p.add_argument("--max-turns", type=T.positive, metavar="N", help="cap on player-turns per game (L20: the richest wins)")
+    p.add_argument("--workers", type=T.workers, default=1, help=f"local processes, 1 to {T.WORKERS_MAX}")
+    p.add_argument("--dask", type=T.dask_address, metavar="ADDRESS",
+                   help="run on a Dask scheduler (tcp://HOST:PORT), or 'local' for a LocalCluster")
 
 
 def _add_analysis_commands(sub: Any) -> None:
     mk = sub.add_parser("markov", help="exact landing probabilities from the Markov chain")
-    _common(mk)
+    _common(mk, seed=False)
     _chain_options(mk)
     mk.set_defaults(func=cmd_markov)
 
     la = sub.add_parser("landings", help="landing counts by Monte Carlo on the real engine")
     _common(la)
     _chain_options(la)
-    la.add_argument("--rolls", type=int, default=100_000)
+    la.add_argument("--rolls", type=T.whole_number(1, 10**9), default=100_000, help="number of rolls to play, 1 to 10^9")
     la.set_defaults(func=cmd_landings)
 
     si = sub.add_parser("simulate", help="Monte Carlo of whole bot games")
     _common(si)
-    si.add_argument("--players", type=int, default=4)
-    si.add_argument("--games", type=int, default=100)
-    si.add_argument("--bots", help="comma-separated bots by seat: basic, random, greedy, cautious, hotel, factory, trader")
-    si.add_argument("--max-turns", type=int, help="cap on player-turns per game (L20: the richest wins)")
-    si.add_argument("--workers", type=int, default=1, help="local processes")
-    si.add_argument("--dask", metavar="ADDRESS", help="a Dask scheduler address, or 'local' for a LocalCluster")
+    si.add_argument("--players", type=T.players, metavar="N",
+                    help=f"players per game, 2-8 (default: {DEFAULT_PLAYERS}, or one per bot of --bots; both must agree)")
+    si.add_argument("--bots", type=T.bot_list, metavar="BOT,BOT",
+                    help="bots by seat, comma-separated: basic, random, greedy, cautious, hotel, factory, trader (default: all basic)")
+    _game_options(si, games=100)
     si.set_defaults(func=cmd_simulate)
 
     to = sub.add_parser("tournament", help="bots against each other with seats rotated")
     _common(to)
-    to.add_argument("--bots", required=True, help="comma-separated bots")
-    to.add_argument("--games", type=int, default=200)
-    to.add_argument("--max-turns", type=int)
-    to.add_argument("--workers", type=int, default=1)
-    to.add_argument("--dask", metavar="ADDRESS")
+    to.add_argument("--bots", type=T.bot_list, required=True, metavar="BOT,BOT", help="2-8 comma-separated bots, one game seats them all")
+    _game_options(to, games=200)
     to.set_defaults(func=cmd_tournament)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for every subcommand."""
-    parser = argparse.ArgumentParser(prog="laspoly", description="Las Poly: rules engine, bots and probability lab.")
-    sub = parser.add_subparsers(dest="command", required=True)
-
+def _add_game_commands(sub: Any) -> None:
     play = sub.add_parser("play", help="play a bot game in the terminal and print its log")
-    play.add_argument("--players", type=int, default=4, help="number of bot players (2-8)")
-    play.add_argument("--names", help="comma-separated player names (overrides --players)")
-    play.add_argument("--seed", type=int, default=0, help="seed of the game's dice and decks")
+    play.add_argument("--players", type=T.players, metavar="N",
+                      help=f"number of bot players, 2-8 (default: {DEFAULT_PLAYERS}, or one per name of --names)")
+    play.add_argument("--names", type=T.name_list, metavar="NAME,NAME",
+                      help="comma-separated player names (default: Player 1, Player 2... in the game's language)")
+    play.add_argument("--seed", type=T.seed, default=0, help="seed of the game's dice and decks, 0 to 2^63-1")
     play.add_argument("--variant", default="laspoly", choices=preset_names(), help="rulebook preset")
-    play.add_argument("--rule", action="append", metavar="NAME=VALUE", help="override one rule option (repeatable)")
-    play.add_argument("--dice", help='scripted dice played first, e.g. "6-6 1-2"')
-    play.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS, help="round cap (L20)")
+    play.add_argument("--rule", action="append", type=T.rule_override, metavar="NAME=VALUE",
+                      help="override one rule option (repeatable; `laspoly rules` lists them)")
+    play.add_argument("--dice", type=T.dice_script, help='scripted dice played first, e.g. "6-6 1-2"')
+    play.add_argument("--max-rounds", type=T.whole_number(1, 1_000_000), metavar="N", default=DEFAULT_MAX_ROUNDS,
+                      help="round cap: then the richest wins (L20)")
     play.add_argument("--lang", choices=("en", "es"), help="language of the log (default: the preset's)")
-    play.add_argument("--save", help="write the game to this JSON file")
+    play.add_argument("--save", type=T.output_file, metavar="FILE", help="write the game to this JSON file")
     play.add_argument("--quiet", action="store_true", help="print only the result")
     play.set_defaults(func=cmd_play)
 
     rep = sub.add_parser("replay", help="replay a saved game and print its log")
-    rep.add_argument("file")
-    rep.add_argument("--lang", choices=("en", "es"))
-    rep.add_argument("--quiet", action="store_true")
+    rep.add_argument("file", type=T.input_file, help="a save file written by `laspoly play --save` or the dashboard")
+    rep.add_argument("--lang", choices=("en", "es"), help="language of the log (default: the preset's)")
+    rep.add_argument("--quiet", action="store_true", help="print only the result")
     rep.set_defaults(func=cmd_replay)
 
     check = sub.add_parser("check", help="validate a board file or a save file")
-    check.add_argument("file")
+    check.add_argument("file", type=T.input_file, help="a board file or a save file")
     check.set_defaults(func=cmd_check)
 
     rules = sub.add_parser("rules", help="list the rule options, or a preset's values")
-    rules.add_argument("--variant", choices=preset_names())
+    rules.add_argument("--variant", choices=preset_names(), help="show this preset's values instead")
     rules.set_defaults(func=cmd_rules)
-    _add_analysis_commands(sub)
+
+
+def _add_run_commands(sub: Any) -> None:
+    from laspoly.analysis.soak import FAULTS
+
     so = sub.add_parser("soak", help="many checked bot games across presets: invariants after every event")
-    so.add_argument("--games", type=int, default=1000)
-    so.add_argument("--seed", type=int, default=0)
-    so.add_argument("--workers", type=int, default=1)
-    so.add_argument("--fault", help="inject a deliberately broken rule (to see the soak catch it)")
-    so.add_argument("--quiet", action="store_true")
+    so.add_argument("--games", type=T.whole_number(1, GAMES_MAX), default=1000, help=f"number of games, 1 to {GAMES_MAX:_}")
+    so.add_argument("--seed", type=T.seed, default=0, help="master seed, 0 to 2^63-1")
+    so.add_argument("--workers", type=T.workers, default=1, help=f"local processes, 1 to {T.WORKERS_MAX}")
+    so.add_argument("--fault", choices=sorted(FAULTS), help="inject a deliberately broken rule (to see the soak catch it)")
+    so.add_argument("--quiet", action="store_true", help="no progress bar")
     so.add_argument("--json", action="store_true", help="print the report as JSON")
     so.set_defaults(func=cmd_soak)
 
     serve = sub.add_parser("serve", help="serve the dashboard (as `panel serve apps/laspoly_app.py` does)")
-    serve.add_argument("--port", type=int, default=5006)
-    serve.add_argument("--address", default="localhost")
+    serve.add_argument("--port", type=T.port, default=5006, help="port to listen on, 1 to 65535")
+    serve.add_argument("--address", default="localhost", help="address to listen on (0.0.0.0: every network)")
     serve.add_argument("--show", action="store_true", help="open a browser")
-    serve.add_argument("--allow-websocket-origin", action="append", help="extra origins allowed to connect (host:port)")
+    serve.add_argument("--allow-websocket-origin", action="append", type=T.origin, metavar="HOST:PORT",
+                       help="another origin allowed to connect, as the browser shows it (repeatable)")
     serve.set_defaults(func=cmd_serve)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand."""
+    parser = argparse.ArgumentParser(prog="laspoly", description="Las Poly: rules engine, bots and probability lab.",
+                                     formatter_class=T.HelpFormatter)
+    parser.add_argument("--version", action="version", version=f"%(prog)s {T.package_version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
+                                parser_class=T.SubcommandParser)
+    _add_game_commands(sub)
+    _add_analysis_commands(sub)
+    _add_run_commands(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``laspoly`` console script.  Bad input prints an error, never a trace."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Entry point of the ``laspoly`` console script: the exit status.  Bad input prints an error, never a trace."""
+    try:
+        args = build_parser().parse_args(argv)
+    except SystemExit as exc:  # --help, --version, or a usage error argparse has already printed
+        return exc.code if isinstance(exc.code, int) else 2
     try:
         return int(args.func(args))
     except (LaspolyError, ValueError) as exc:
-        print(f"laspoly: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc))
     except MemoryError:
-        print("laspoly: error: the file is too large to read", file=sys.stderr)
-        return 2
+        return _fail("the file is too large to read")
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a disk that filled up, a folder removed since the arguments were checked
+        return _fail(f"{exc.strerror or exc}" + (f": {exc.filename}" if exc.filename else ""))
+    except KeyboardInterrupt:
+        print("laspoly: stopped", file=sys.stderr)
+        return 130
+
+
+def _fail(message: str) -> int:
+    print(f"laspoly: error: {message}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

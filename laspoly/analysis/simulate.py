@@ -21,10 +21,12 @@ from laspoly.bots.basic import make_bot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_bot_turns
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
-from laspoly.errors import RuleOptionError
+from laspoly.errors import LaspolyError, RuleOptionError
 from laspoly.rules.presets import load_preset
 
 MASK64 = (1 << 64) - 1
+#: How long to wait for a Dask scheduler to answer before giving up with one clear error.
+DASK_CONNECT_TIMEOUT_S = 3
 
 
 def game_seed(master: int, index: int) -> int:
@@ -130,6 +132,15 @@ def run(spec: Spec, games: int, *, workers: int = 1, dask: str | None = None,
     return sorted(out, key=lambda r: r.index)
 
 
+def _connect(client_class: Any, address: str) -> Any:
+    """A client of the scheduler at ``address``, or one clear error within a few seconds."""
+    try:
+        return client_class(address, timeout=DASK_CONNECT_TIMEOUT_S)
+    except OSError:  # distributed raises OSError("Timed out trying to connect ...")
+        raise LaspolyError(f"no Dask scheduler answered at {address} within {DASK_CONNECT_TIMEOUT_S} s; "
+                           "is it running? (`dask scheduler` starts one)") from None
+
+
 def _run_dask(spec: Spec, chunks: list[list[int]], address: str, progress: Callable[[int], None] | None) -> list[GameRecord]:
     """Run on a Dask scheduler at ``address``, or on a LocalCluster started here for ``local``."""
     from dask.distributed import Client, LocalCluster
@@ -137,7 +148,7 @@ def _run_dask(spec: Spec, chunks: list[list[int]], address: str, progress: Calla
 
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
                            processes=True) if address == "local" else None
-    client = Client(cluster if cluster is not None else address)
+    client = Client(cluster) if cluster is not None else _connect(Client, address)
     try:
         futures = client.map(play_many, [spec] * len(chunks), chunks, pure=False)
         out: list[GameRecord] = []
@@ -217,10 +228,16 @@ class SimulationResult:
         }
 
     def to_frame(self) -> Any:
-        """One row per game: index, seed, seats, winner, turns, rounds, capped."""
+        """One row per game: index, seed, seats, first, winner, turns, rounds, capped, winner_bot.
+
+        Seats are counted from 1 as a person reads them (``first`` and ``winner``),
+        and ``seats`` is the bots by seat as text, ``"basic;greedy"``.
+        """
         import pandas as pd
 
-        rows = [{k: v for k, v in asdict(r).items() if k != "landings"} | {"winner_bot": r.winner_bot} for r in self.records]
+        rows = [{k: v for k, v in asdict(r).items() if k != "landings"}
+                | {"seats": ";".join(r.seats), "first": r.first + 1, "winner": r.winner + 1, "winner_bot": r.winner_bot}
+                for r in self.records]
         return pd.DataFrame(rows)
 
     def game_lengths(self) -> Any:

@@ -84,6 +84,37 @@ REASONS = {
 }
 
 
+#: What a player nobody named is called: "Player 1" in English, "Jugador 1" in Spanish.
+PLAYER_WORD = {"en": "Player", "es": "Jugador"}
+
+#: The closing lines of a game told in full (``laspoly play`` and ``replay``).
+RESULT_LINES = {
+    "en": {
+        "not_over": "The game is not over (round {round}).",
+        "net_worth": "Winner: {winner}, richest by net worth at the round cap (L20): {ranking}",
+        "last_player": "Winner: {winner}, the last player left, after {round} rounds.",
+        "saved": "Saved to {path}",
+    },
+    "es": {
+        "not_over": "La partida no ha terminado (ronda {round}).",
+        "net_worth": "Gana {winner}, con el mayor patrimonio al llegar al límite de rondas (L20): {ranking}",
+        "last_player": "Gana {winner}, el último jugador en pie, tras {round} rondas.",
+        "saved": "Partida guardada en {path}",
+    },
+}
+
+
+def default_names(count: int, lang: str = "en") -> list[str]:
+    """Names for ``count`` players nobody named, in ``lang``: "Player 1", ... or "Jugador 1", ..."""
+    word = PLAYER_WORD.get(lang, PLAYER_WORD["en"])
+    return [f"{word} {i + 1}" for i in range(count)]
+
+
+def player_number(index: Any) -> str:
+    """A player index as people count players, from 1 (``0`` is "1"); anything else as typed."""
+    return str(index + 1) if isinstance(index, int) and not isinstance(index, bool) else repr(index)
+
+
 def _contract(text: str, lang: str) -> str:
     """Spanish contracts "a el" and "de el"; a sentence that starts with the bank or the pot gets a capital."""
     if lang == "es":

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from laspoly.engine import actions as A
+from laspoly.engine import events as E
 from laspoly.engine.state import AUCTION, BUY, DEBT, MANAGING, OVER, TRAVEL, TURN, TradeOffer
 from laspoly.engine.wording import Wording
 
@@ -28,7 +29,7 @@ class Legality(Wording):
             return f"{action!r} is not a laspoly action"
         p = action.player
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(self.players):
-            return f"there is no player {p!r}"
+            return f"there is no player {E.player_number(p)} (the players are 1 to {len(self.players)})"
         if self.phase == OVER:
             return "the game is over"
         if not self.players[p].active:

@@ -70,4 +70,4 @@ class Wording(Position):
         return self.fields[index].label() if isinstance(index, int) and 0 <= index < len(self.fields) else f"field {index!r}"
 
     def _pname(self, index: Any) -> str:
-        return self.players[index].name if isinstance(index, int) and 0 <= index < len(self.players) else f"player {index!r}"
+        return self.players[index].name if isinstance(index, int) and 0 <= index < len(self.players) else f"player {E.player_number(index)}"
