@@ -53,18 +53,42 @@ def _result(game: Game, lang: str) -> str:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    preset = load_preset(args.variant)
-    lang = args.lang or preset.lang
-    if args.names and args.players is not None and args.players != len(args.names):
-        raise LaspolyError(f"--players {args.players} but --names gives {len(args.names)} names: leave out one of them")
-    names = args.names or default_names(args.players or DEFAULT_PLAYERS, lang)
-    game = Game(names, preset=preset, seed=args.seed, rules=parse_rule_args(args.rule),
-                dice=args.dice, max_rounds=args.max_rounds)
-    play_game(game, [BasicBot() for _ in names])
+    game = _game_from_position(args) if args.start else _new_game(args)
+    lang = args.lang or game.preset.lang
+    play_game(game, [BasicBot() for _ in game.players])
     _print_log(game, lang, args.quiet)
     if args.save:
         save_game(game, args.save)
         print(RESULT_LINES.get(lang, RESULT_LINES["en"])["saved"].format(path=args.save))
+    return 0
+
+
+def _new_game(args: argparse.Namespace) -> Game:
+    """The game that ``play``'s options describe."""
+    preset = load_preset(args.variant or "laspoly")
+    if args.names and args.players is not None and args.players != len(args.names):
+        raise LaspolyError(f"--players {args.players} but --names gives {len(args.names)} names: leave out one of them")
+    names = args.names or default_names(args.players or DEFAULT_PLAYERS, args.lang or preset.lang)
+    return Game(names, preset=preset, seed=args.seed, rules=parse_rule_args(args.rule), dice=args.dice, max_rounds=args.max_rounds)
+
+
+def _game_from_position(args: argparse.Namespace) -> Game:
+    """The game of a shipped demonstration or a position file: it brings its own players, rules and dice."""
+    from laspoly.positions import game_from
+
+    clashing = [flag for flag, value in (("--players", args.players), ("--names", args.names), ("--variant", args.variant),
+                                        ("--rule", args.rule), ("--dice", args.dice)) if value]
+    if clashing:
+        raise LaspolyError(f"--from brings its own players, rules and dice: leave out {', '.join(clashing)}")
+    return game_from(args.start)
+
+
+def cmd_positions(args: argparse.Namespace) -> int:
+    """One line per shipped demonstration position: its id and title."""
+    from laspoly.positions import demonstrations
+
+    for demo in demonstrations(args.lang):
+        print(f"{demo.id}  {demo.title}")
     return 0
 
 
@@ -90,6 +114,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     if b"laspoly-board" in head:  # the loaders refuse files over their size limits before reading them
         board = load_board(path)
         print(f"{path.name}: a valid board '{board.id}' with {board.size} fields and {sum(len(d) for d in board.decks.values())} cards")
+        return 0
+    if b"laspoly-position" in head:
+        from laspoly.positions import load_position, position_summary
+
+        print(f"{path.name}: {position_summary(load_position(path))}")
         return 0
     game = load_game(path)
     print(f"{path.name}: a valid save file of a {game.preset.id} game, {len(game.history)} actions, round {game.round}")
@@ -277,7 +306,9 @@ def _add_game_commands(sub: Any) -> None:
     play.add_argument("--names", type=T.name_list, metavar="NAME,NAME",
                       help="comma-separated player names (default: Player 1, Player 2... in the game's language)")
     play.add_argument("--seed", type=T.seed, default=0, help="seed of the game's dice and decks, 0 to 2^63-1")
-    play.add_argument("--variant", default="laspoly", choices=preset_names(), help="rulebook preset")
+    play.add_argument("--variant", choices=preset_names(), help="rulebook preset (default: laspoly)")
+    play.add_argument("--from", dest="start", metavar="ID_OR_FILE",
+                      help="play on from a shipped demonstration (`laspoly positions` lists them) or a position file")
     play.add_argument("--rule", action="append", type=T.rule_override, metavar="NAME=VALUE",
                       help="override one rule option (repeatable; `laspoly rules` lists them)")
     play.add_argument("--dice", type=T.dice_script, help='scripted dice played first, e.g. "6-6 1-2"')
@@ -294,9 +325,13 @@ def _add_game_commands(sub: Any) -> None:
     rep.add_argument("--quiet", action="store_true", help="print only the result")
     rep.set_defaults(func=cmd_replay)
 
-    check = sub.add_parser("check", help="validate a board file or a save file")
-    check.add_argument("file", type=T.input_file, help="a board file or a save file")
+    check = sub.add_parser("check", help="validate a board file, a save file or a position file")
+    check.add_argument("file", type=T.input_file, help="a board file, a save file or a position file")
     check.set_defaults(func=cmd_check)
+
+    pos = sub.add_parser("positions", help="list the shipped demonstration positions: ID  title")
+    pos.add_argument("--lang", choices=("en", "es"), default="en", help="language of the titles")
+    pos.set_defaults(func=cmd_positions)
 
     rules = sub.add_parser("rules", help="list the rule options, or a preset's values")
     rules.add_argument("--variant", choices=preset_names(), help="show this preset's values instead")

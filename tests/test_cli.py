@@ -136,3 +136,45 @@ def test_simulate_plays_as_many_players_as_bots(capsys) -> None:  # type: ignore
     assert len(json.loads(capsys.readouterr().out)["wins_by_seat"]) == 3
     assert main(["simulate", "--bots", "greedy,hotel", "--games", "3", "--quiet", "--json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["wins_by_seat"]) == 2
+
+
+def test_positions_lists_each_shipped_demonstration_by_id_and_title(capsys) -> None:  # type: ignore[no-untyped-def]
+    from laspoly.positions import demonstrations
+
+    assert main(["positions"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == len(demonstrations()) >= 10
+    assert all(line.split("  ", 1)[0] == d.id and line.split("  ", 1)[1] == d.title for line, d in zip(lines, demonstrations(), strict=True))
+    assert main(["positions", "--lang", "es"]) == 0
+    assert "El bote del casino" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("demo", ["casino-6-6", "start-400", "sculptprice-bote", "classic-auction-claim"])
+def test_play_from_a_demonstration_plays_on_to_a_winner(demo: str, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["play", "--from", demo, "--quiet"]) == 0
+    assert capsys.readouterr().out.strip()
+
+
+def test_play_from_a_position_file_and_check_validates_it(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    from laspoly.positions import game_from, save_position
+
+    path = save_position(game_from("start-400"), tmp_path / "start.json")
+    assert main(["check", str(path)]) == 0
+    assert "a valid laspoly position" in capsys.readouterr().out
+    assert main(["play", "--from", str(path), "--quiet"]) == 0
+
+
+def test_play_from_refuses_options_it_would_ignore_and_unknown_ids(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["play", "--from", "casino-6-6", "--players", "3"]) == 2
+    assert "leave out --players" in capsys.readouterr().err
+    assert main(["play", "--from", "no-such-demo"]) == 2
+    err = capsys.readouterr().err
+    assert "neither a demonstration" in err and "Traceback" not in err
+
+
+def test_check_refuses_a_broken_position_naming_its_problems(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"format": "laspoly-position", "version": 1, "preset": "laspoly"}')
+    assert main(["check", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "needs 'players'" in err and "Traceback" not in err
