@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 5006
 
-.PHONY: app test lint lab bench soak load clean chromium postgres
+.PHONY: app test lint lab bench soak load clean chromium postgres screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -70,6 +70,10 @@ bench: $(VENV)/.test-installed chromium
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_analysis.py
 	$(BIN)/python benchmarks/bench_dashboard.py
+
+## screenshots: the Play table at four screen sizes, in English and Spanish, into docs/img/ (Chromium)
+screenshots: $(VENV)/.test-installed chromium
+	$(BIN)/python tools/screenshots.py --out docs/img
 
 clean:
 	rm -rf $(VENV) .pytest_cache .benchmarks
