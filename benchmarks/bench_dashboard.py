@@ -6,7 +6,7 @@ Runs the dashboard in this process (``pn.serve`` on loopback, threaded) and
 drives it with Playwright and the system Chromium, so it can see both the
 page and the server's own state:
 
-* a step's server-side update (``GameModel.step`` with every view redrawing), median over 200 steps;
+* a step's server-side update (``GameModel.advance``, as "Next", with every view redrawing), median over 200 steps;
 * the first page interactive (the "Roll" button visible), median of 5 fresh pages;
 * autoplay at 10 turns per second for 60 s: the turn the page shows against the server's turn;
 * the memory of an idle session (RSS growth over 10 open sessions, per session);
@@ -49,7 +49,7 @@ def step_latency(steps: int = 200) -> float:
         if model.game.is_over:
             model.new_game(["A", "B", "C"], ["basic", "greedy", "trader"], seed=len(times), max_rounds=2000)
         t = time.perf_counter()
-        model.step()
+        model.advance()
         times.append(1000 * (time.perf_counter() - t))
     return statistics.median(times)
 

@@ -65,15 +65,15 @@ def get_stats(base: str, since: int = 0, collect: bool = True) -> dict[str, Any]
 
 def make_rooms(db_url: str, count: int, seed: int) -> list[dict[str, str]]:
     """``count`` stored rooms of three bots, rich enough to last; their seat-1 and spectator queries."""
+    from laspoly.engine.game import Game
+    from laspoly.rooms import new_owner_key, open_room
     from laspoly.store import open_store
-    from laspoly.ui.room import RoomModel, new_owner_key
 
     store = open_store(db_url)
     rooms = []
     for i in range(count):
-        model = RoomModel.create(store, ["Ana", "Ben", "Cy"], ["basic", "greedy", "trader"], new_owner_key(),
-                                 seed=seed + i, max_rounds=1000, rules={"start_money": 100_000})
-        links = model.links()
+        game = Game(["Ana", "Ben", "Cy"], seed=seed + i, max_rounds=1000, rules={"start_money": 100_000})
+        links = open_room(store, game, ["basic", "greedy", "trader"], new_owner_key()).links()
         rooms.append({"seat": links["seat 1"], "view": links["spectator"]})
     return rooms
 

@@ -27,7 +27,7 @@ import panel as pn
 from bench_engine import rss_mb
 from tornado.web import RequestHandler
 
-from laspoly.ui import views
+from laspoly.ui import controls
 from laspoly.ui.app import Dashboard, session_app
 from laspoly.ui.model import GameModel
 
@@ -46,10 +46,10 @@ class _Errors(logging.Handler):
             ERRORS.append(f"{record.name}: {record.getMessage()}"[:300])
 
 
-_plain_tick = views.ControlsView._tick
+_plain_tick = controls.ControlsView._tick
 
 
-def _timed_tick(self: views.ControlsView) -> None:
+def _timed_tick(self: controls.ControlsView) -> None:
     """The dashboard's own autoplay tick, timed.
 
     Bokeh runs a periodic callback one period after the previous run started
@@ -69,7 +69,7 @@ def _timed_tick(self: views.ControlsView) -> None:
             TICKS.append((now, 1000 * max(0.0, now - last[0] - period), 1000 * (time.monotonic() - now)))
 
 
-views.ControlsView._tick = _timed_tick  # type: ignore[method-assign]
+controls.ControlsView._tick = _timed_tick  # type: ignore[method-assign]
 
 
 class Stats(RequestHandler):

@@ -13,6 +13,7 @@ from laspoly.bots.basic import BasicBot
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.rules.presets import preset_names
+from laspoly.table import PERSON
 from laspoly.ui.board import (
     CARD_LINES,
     CARD_WIDTH,
@@ -32,7 +33,8 @@ from laspoly.ui.board import (
     token_data,
     wrap,
 )
-from laspoly.ui.model import PERSON, PLAYER_COLORS, PLAYER_MARKERS, GameModel
+from laspoly.ui.common import PLAYER_COLORS, PLAYER_MARKERS
+from laspoly.ui.model import GameModel
 
 #: Classic games begin with a roll for who starts: these dice make it Ana (6-5 against Ben's 1-2).
 ANA_STARTS = "6-5 1-2"

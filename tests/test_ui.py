@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import gc
 import html
+import re
 import weakref
 from collections.abc import Iterator
 
@@ -14,11 +15,14 @@ from bokeh.document import Document
 from bokeh.document.events import ColumnDataChangedEvent
 
 from laspoly.engine import actions as A
+from laspoly.table import PERSON
 from laspoly.ui import app
 from laspoly.ui.app import Dashboard
 from laspoly.ui.board import board_data, cell_xy, token_data
-from laspoly.ui.model import PERSON, GameModel
-from laspoly.ui.views import PlayersView, ProbabilityView, assign
+from laspoly.ui.common import assign
+from laspoly.ui.model import GameModel
+from laspoly.ui.probability import ProbabilityView
+from laspoly.ui.views import PlayersView
 
 
 def _model(dice: str = "", seats: tuple[str, ...] = (PERSON, "basic", "basic"), seed: int = 4) -> GameModel:
@@ -64,9 +68,9 @@ def test_next_plays_one_bot_turn_and_stops_for_a_person() -> None:
     m.act(A.DeclineBuy(0))
     m.act(A.EndTurn(0))
     assert m.game.current == 1
-    m.step()
+    m.advance()
     assert m.game.current == 2
-    m.step()
+    m.advance()
     assert m.person_to_move == 0
 
 
@@ -75,7 +79,7 @@ def test_run_to_end_finishes_the_game_and_undo_takes_back_a_persons_decision() -
     m.act(A.Roll(0))
     m.act(A.Buy(0))
     assert m.undo() and m.game.phase == "buy" and m.game.owner[3] == -1
-    m.run_to_end()
+    m.advance(to_end=True)
     assert m.game.is_over and "wins" in m.status()
 
 
@@ -160,7 +164,7 @@ def test_spanish_switch_translates_the_log() -> None:
 def test_a_class_period_cap_ends_the_game_by_net_worth_L20() -> None:
     m = GameModel()
     assert m.new_game(["Ana", "Ben"], ["basic", "basic"], seed=1, max_rounds=3)
-    m.run_to_end()
+    m.advance(to_end=True)
     assert m.game.is_over and m.game.end_reason == "net_worth" and "net worth" in m.status()
     m2 = GameModel()
     m2.new_game(["Ana", "Ben"], [PERSON, "basic"], seed=4, minutes=1)
@@ -187,7 +191,7 @@ def test_hidden_tabs_views_are_made_when_first_shown_and_redraw_only_while_shown
     players = d.players  # read before its tab is shown: made, and hidden like the others
     assert isinstance(players, PlayersView) and not players.shown
     table = players.table.object
-    d.model.run_to_end()
+    d.model.advance(to_end=True)
     assert players.table.object == table  # hidden: the game moved on, the table waits
     d.tabs.active = 1
     assert players.shown and players.table.object != table  # shown: redrawn once, up to date
@@ -237,7 +241,7 @@ def test_a_steps_redraw_runs_inside_the_models_redraw_batch() -> None:
 
     m.redraw_batch = batch
     before = m.version
-    m.step()
+    m.advance()
     assert seen == [before] and m.version == before + 1
 
 
@@ -267,7 +271,7 @@ def test_a_step_sends_the_board_only_the_columns_that_changed() -> None:
     doc.add_root(d.board.figure)
     events: list[ColumnDataChangedEvent] = []
     doc.on_change(lambda e: events.append(e) if isinstance(e, ColumnDataChangedEvent) else None)
-    m.step()
+    m.advance()
     assert events and all(e.cols is not None for e in events)
     cells = {c for e in events if e.model is d.board.cells for c in e.cols or []}
     assert cells and not cells & {"x", "y", "name", "band", "price"}  # the squares and their names never move
@@ -289,7 +293,7 @@ def test_every_preset_plays_to_the_end_in_the_dashboard(preset: str) -> None:
     m = GameModel()
     assert m.new_game(["Ana", "Ben", "Cy"], ["basic", "greedy", "trader"], preset=preset, seed=2, max_rounds=80)
     d = Dashboard(m)
-    m.run_to_end()
+    m.advance(to_end=True)
     assert m.game.is_over and d.players.table.object
 
 
@@ -300,7 +304,7 @@ def test_a_callback_that_raises_shows_an_error_and_the_session_keeps_working(mon
     def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("injected fault")
 
-    monkeypatch.setattr(m, "step", broken)
+    monkeypatch.setattr(m, "advance", broken)
     d.controls.next.clicks += 1
     assert "injected fault" in m.message and "Something went wrong" in d.controls.message.object
     monkeypatch.undo()
@@ -315,3 +319,21 @@ def test_the_engine_says_what_a_voluntary_action_costs_for_the_L19_warning() -> 
     assert g.cost_of(A.Buy(0)) == 80 and g.cost_of(A.Roll(0)) == 0
     g.owner[7] = 0
     assert g.cost_of(A.Build(0, 7, "house")) == 50 and g.cost_of(A.Build(0, 7, "factory")) == 100
+
+
+def test_the_engines_player_limit_of_2_to_8_holds_in_the_dashboard_and_8_seats_render() -> None:
+    m = _model()
+    before = m.game.digest()
+    for count in (1, 9):
+        assert not m.new_game([f"P{i}" for i in range(count)], [PERSON] * count, seed=4)
+        assert "a game needs 2 to 8 players" in m.message and m.game.digest() == before
+    d = Dashboard(m)
+    d.tabs.active = 4  # "New game"
+    assert (d.setup.count.start, d.setup.count.end) == (2, 8)
+    d.setup.count.value = 8
+    d.setup.start.clicks += 1
+    assert len(m.game.players) == 8 and m.seats == [PERSON] + ["basic"] * 7
+    d.tabs.active = 1  # "Players"
+    badges = re.findall(r'<span style="color:(#\w+);font-size:1.2em" aria-hidden="true">(.)</span>', d.players.table.object)
+    assert len(badges) == 8 and len(set(badges)) == 8  # every seat its own colour and shape
+    assert len(set(token_data(m)["marker"])) == 8

@@ -182,7 +182,7 @@ def picture(browser: Any, url: str, preset: str, out: Path, tmp: Path) -> list[P
         stem = "table" if preset == "laspoly" else f"table-{preset}"
         viewports = PRESET_VIEWPORTS.get(preset, VIEWPORTS)
         paths = shoot(page, out, stem, "en", viewports)
-        page.get_by_text("Español", exact=True).first.click()
+        _button(page, "Español").click()
         expect(page.get_by_text(f"{NAMES[0]} cogió una carta", exact=False).first).to_be_visible(timeout=30_000)
         _settle(page)
         paths += shoot(page, out, stem, "es", viewports)

@@ -11,40 +11,53 @@ from laspoly.engine.game import OVER, Game
 DEFAULT_MAX_ROUNDS = 1000
 
 
+#: How an action is played: :meth:`Game.apply`, :meth:`Game.push`, or a caller's own commit.
+#: A commit that returns ``False`` did not play the action (a shared game moved on elsewhere).
+Play = Callable[[A.Action], "bool | None"]
+
+
 def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = False,
-                   until: Callable[[Game], bool] | None = None, max_actions: int = 1_000_000) -> int:
+                   until: Callable[[Game], bool] | None = None, max_actions: int = 1_000_000,
+                   commit: Play | None = None) -> int:
     """Let bots decide until the game ends, a person (``None`` seat) must decide, or ``until`` is true.
 
     Bots always claim rent owed to them first (C6).  With ``validate`` every
     bot action goes through :meth:`Game.apply`; otherwise through the fast
-    :meth:`Game.push`.  Returns the number of actions played.
+    :meth:`Game.push`.  A ``commit`` plays each action instead (the dashboard
+    stores a room's action before playing it); when it returns ``False`` the
+    action was not played and the loop stops.  Returns the number of actions played.
     """
-    play = game.apply if validate else game.push
+    play: Play = commit if commit is not None else game.apply if validate else game.push
     done = 0
     while game.phase != OVER and done < max_actions:
-        if game.claims and _claim_for_bots(game, bots, play):
-            done += 1
-            continue
+        if game.claims:
+            claimed = _claim_for_bots(game, bots, play)
+            if claimed is False:
+                break
+            if claimed:
+                done += 1
+                continue
         bot = bots[game.actor]
         if bot is None or (until is not None and until(game)):
             break
-        play(bot.choose(game))
+        if play(bot.choose(game)) is False:
+            break
         done += 1
     return done
 
 
-def _claim_for_bots(game: Game, bots: Sequence[Bot | None], play: Callable[[A.Action], None]) -> bool:
-    """C6: a bot claims rent owed to it before anyone moves on.  True if one claimed.
+def _claim_for_bots(game: Game, bots: Sequence[Bot | None], play: Play) -> bool | None:
+    """C6: a bot claims rent owed to it before anyone moves on.
 
+    True if one claimed, None if none did, False if the claim was not played.
     Claims owed to people wait for their click, and lapse at the next roll.
     """
     for _, owner, field, _ in game.claims:
         bot = bots[owner]
         claim = A.ClaimRent(owner, field)
         if bot is not None and bot.claims_rent(game, owner) and game.is_legal(claim):
-            play(claim)
-            return True
-    return False
+            return play(claim) is not False
+    return None
 
 
 def play_game(game: Game, bots: Sequence[Bot] | None = None, *, validate: bool = False) -> Game:

@@ -16,23 +16,17 @@ import panel as pn
 import param
 from panel.viewable import Viewer
 
+from laspoly.engine.game import Game
+from laspoly.rooms import join_room, new_owner_key, open_room, owner_link
 from laspoly.store import Store, StoreError, default_url, open_store
+from laspoly.table import PERSON
 from laspoly.ui.board import BoardFigure
-from laspoly.ui.model import PERSON, GameModel
-from laspoly.ui.room import RoomGameModel, RoomModel, new_owner_key, seat_token
-from laspoly.ui.views import (
-    CardView,
-    ControlsView,
-    FilesView,
-    InviteView,
-    LogView,
-    MyGamesView,
-    PlayersView,
-    ProbabilityView,
-    RulesView,
-    SetupView,
-    TabView,
-)
+from laspoly.ui.common import TabView
+from laspoly.ui.controls import ControlsView
+from laspoly.ui.invite import InviteView, MyGamesView
+from laspoly.ui.model import GameModel
+from laspoly.ui.probability import ProbabilityView
+from laspoly.ui.views import CardView, FilesView, LogView, PlayersView, RulesView, SetupView
 
 CSS = """
 .lp-players th, .lp-players td { padding: 3px 6px; border-bottom: 1px solid #ddd; text-align: left; }
@@ -76,7 +70,7 @@ class Dashboard(Viewer):
         self._views: dict[str, Any] = {}
         pages = [("Play", "play"), ("Players", "players"), ("Probability", "probability"), ("Rules", "rules"),
                  ("New game", "setup"), ("Save and load", "files")]
-        if isinstance(m, RoomModel):
+        if m.shared:
             pages += [("Invite", "invite"), ("My games", "my_games")]
         self._page_names = [name for _, name in pages]
         self._slots = [pn.Column(sizing_mode="stretch_width") for _ in pages]
@@ -90,10 +84,9 @@ class Dashboard(Viewer):
             self._fill_play()
         self._show_tab()
         self._poller: Any = None
-        if isinstance(m, RoomModel) and _serving():
+        if m.shared and _serving():
             self._poller = pn.state.add_periodic_callback(self._poll, period=500)
-        if isinstance(m, RoomGameModel):
-            m.param.watch(self._navigate, "navigate")
+        m.param.watch(self._navigate, "navigate")
         if _serving():
             pn.state.on_session_destroyed(lambda _ctx: self.close())
         self.layout = pn.Column(
@@ -175,13 +168,10 @@ class Dashboard(Viewer):
     def _poll(self) -> None:
         """Catch up with other devices; in a room with several people, bots move by themselves."""
         m = self.model
-        assert isinstance(m, RoomModel)
         try:
-            m.poll()
-            people = sum(1 for i in range(len(m.seats)) if m.is_person(i))
-            if not m.game.is_over and people >= 2 and m._bots.get(m.game.actor) is not None:
-                if m._bot_step():
-                    m._changed()
+            m.sync()
+            if m.bots_move_alone:
+                m.advance(max_actions=1)
         except StoreError as exc:
             m.message = f"The game database is not available: {exc}"
         except Exception:  # a poll must never stop the session's timer
@@ -246,14 +236,14 @@ def build_app(db_url: str | None = None) -> Dashboard:
     note = ""
     if room and secret:
         try:
-            return Dashboard(RoomGameModel._from(RoomModel.join(store, room, secret, owner_key=me)))
+            table = join_room(store, room, secret, owner_key=me)
+            return Dashboard(GameModel(table=table, lang=table.lang))
         except StoreError as exc:
             note = f"That link did not open a game: {exc}. A new game was started instead."
     me = me or new_owner_key()
-    model = RoomGameModel._from(RoomModel.create(store, ["Ana", "Bot 1", "Bot 2"], [PERSON, "basic", "basic"], me,
-                                                 seed=7, max_rounds=200))
-    model.message = note
-    query = f"?room={model.room_id}&seat={seat_token(me, model.room_id, 0)}&me={me}"
+    table = open_room(store, Game(["Ana", "Bot 1", "Bot 2"], seed=7, max_rounds=200), [PERSON, "basic", "basic"], me)
+    model = GameModel(table=table, lang=table.lang, message=note)
+    query = owner_link(me, table.room_id)
     if _serving():
         def show_room_in_url() -> None:  # once the page has loaded, so that a reload resumes this room
             if pn.state.location is not None:

@@ -25,7 +25,8 @@ from bokeh.plotting import figure
 
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
-from laspoly.ui.model import PLAYER_COLORS, PLAYER_MARKERS, GameModel
+from laspoly.ui.common import PLAYER_COLORS, PLAYER_MARKERS
+from laspoly.ui.model import GameModel
 
 SIDE = 11
 #: A property's cell from top to bottom, in cells from its centre: the colour band, the name, the row of the price

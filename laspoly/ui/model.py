@@ -1,11 +1,13 @@
 """The reactive game model: one engine game wrapped in a ``param.Parameterized``.
 
-Views depend on this model, never the reverse.  Every change bumps
-:attr:`GameModel.version`; views watch it and redraw.  The model never touches
-the engine's state directly: it sends actions through :meth:`Game.apply` (the
-checked path), so a click, a bot's choice and a loaded file are all judged by
-the same rules.  Each browser session builds its own model: there is no shared
-module-level state.
+Views depend on this model, never the reverse, and every change bumps
+:attr:`GameModel.version`, on which views redraw.  The model changes the game
+only through its *table* (:class:`~laspoly.table.Table`): a
+:class:`~laspoly.table.LocalTable` on one screen or a
+:class:`~laspoly.rooms.RoomTable` stored in a room.  Both play actions through
+:meth:`Game.apply` (the checked path), so a click, a bot's choice and a loaded
+file are judged by the same rules.  Only the model talks to the table; each
+browser session builds its own model, and there is no shared module-level state.
 """
 
 from __future__ import annotations
@@ -15,26 +17,25 @@ import csv
 import io
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import param
 
-from laspoly.bots.basic import TEMPERAMENTS, BasicBot, Bot, make_bot
+from laspoly.bots.basic import BasicBot
+from laspoly.bots.runner import play_bot_turns
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
-from laspoly.engine.game import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Game
-from laspoly.errors import LaspolyError
-from laspoly.record import game_from_json, game_to_dict, replay
+from laspoly.engine.game import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Game, check_player_count
+from laspoly.errors import LaspolyError, SetupError
+from laspoly.record import game_from_json, game_to_dict
 from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
+from laspoly.table import LocalTable, RoomSummary, Table, check_seat, default_seats
 
-PERSON = "person"
-#: Okabe-Ito colours (safe for colour-blind players), with a marker shape per seat so colour is never the only cue.
-PLAYER_COLORS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00", "#F0E442", "#000000")
-PLAYER_MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "hex", "star", "plus")
-SEAT_CHOICES = (PERSON, *TEMPERAMENTS)
+#: What a person is told when another device stored the next action first.
+MOVED_ON = "The game has changed on another device; your action was not applied. Look again and choose."
 
 
 @dataclass(frozen=True)
@@ -51,93 +52,120 @@ class Choice:
 
 
 class GameModel(param.Parameterized):
-    """One game and what the dashboard shows of it."""
+    """One game, the table it is played at, and what the dashboard shows of it."""
 
     version = param.Integer(default=0, doc="Bumped after every change of the game; views redraw on it.")
     lang = param.Selector(default="en", objects=["en", "es"], doc="Language of the log, names and cards.")
-    seats = param.List(default=[PERSON, "basic", "basic"], item_type=str, doc="Per seat: 'person' or a bot temperament.")
     message = param.String(default="", doc="The last error or notice for the person at the screen.")
     autoplay = param.Boolean(default=False, doc="Bots play on by themselves until a person must decide.")
     speed = param.Number(default=4.0, bounds=(0.5, 20.0), doc="Autoplay pace, in bot turns per second.")
     selected_field = param.Integer(default=-1, doc="The field whose property card is shown (-1: none).")
     pending_confirm = param.Parameter(default=None, doc="An action that would leave cash at zero, awaiting confirmation (L19).")
     deadline = param.Number(default=None, allow_None=True, doc="Epoch seconds at which a class-period game stops (L20).")
+    navigate = param.String(default="", doc="A query string the page should move to (a game opened in a new room).")
 
-    def __init__(self, game: Game | None = None, seats: Sequence[str] | None = None, **params: Any) -> None:
+    def __init__(self, game: Game | None = None, seats: Sequence[str] | None = None, *, table: Table | None = None,
+                 **params: Any) -> None:
         super().__init__(**params)
-        self.game: Game = game or Game(["Ana", "Bot 1", "Bot 2"], seed=7, max_rounds=200)
-        if seats is not None:
-            self.seats = list(seats)
-        if len(self.seats) != len(self.game.players):
-            self.seats = [PERSON] + ["basic"] * (len(self.game.players) - 1)
-        self._bots: dict[int, Bot] = {}
+        #: Where the game is played; the only way the model changes the game.
+        self.table: Table = table or LocalTable(game or Game(["Ana", "Bot 1", "Bot 2"], seed=7, max_rounds=200), seats)
         self.cash_history: list[list[int]] = [[p.cash for p in self.game.players]]
         #: Wraps the views' redraw after each change.  The dashboard puts Panel's ``hold`` here, so that
         #: one step reaches the page as one message instead of one per changed widget.
         self.redraw_batch: Callable[[], contextlib.AbstractContextManager[Any]] = contextlib.nullcontext
-        self._rebuild_bots()
+
+    @property
+    def game(self) -> Game:
+        """The game on the table."""
+        return self.table.game
+
+    @property
+    def seats(self) -> list[str]:
+        """Per seat: 'person' or a bot temperament."""
+        return self.table.seats
 
     # ------------------------------------------------------------ set-up
-
-    def _rebuild_bots(self) -> None:
-        self._bots = {i: make_bot(s, seed=self.game.setup["seed"] + i) for i, s in enumerate(self.seats) if s != PERSON}
 
     def new_game(self, names: Sequence[str], seats: Sequence[str], *, preset: str = "laspoly", rules: str | dict[str, Any] = "",
                  seed: int = 0, dice: str = "", lang: str | None = None, max_rounds: int | None = None,
                  minutes: float | None = None) -> bool:
-        """Start a new game; on bad settings the current game stays and :attr:`message` says why."""
+        """Start a new game (in a room: a new room, and the page moves there); bad settings keep the current game."""
         try:
-            if len(names) != len(seats) or not 2 <= len(names) <= 6:
-                raise LaspolyError("choose 2 to 6 players, each a person or a bot")
-            for s in seats:
-                if s not in SEAT_CHOICES:
-                    raise LaspolyError(f"a seat is a person or one of the bots: {', '.join(TEMPERAMENTS)}")
+            check_player_count(len(names))
+            if len(seats) != len(names):
+                raise SetupError("give every player a seat: a person or one of the bots")
+            kinds = [check_seat(s) for s in seats]
             overrides = parse_rule_args(rules.split()) if isinstance(rules, str) else dict(rules)
             game = Game(list(names), preset=preset, seed=seed, rules=overrides or None, dice=dice or None, max_rounds=max_rounds)
         except LaspolyError as exc:
-            self.message = f"Could not start the game: {exc}"
-            return False
-        self._install(game, list(seats))
-        self.lang = lang or load_preset(preset).lang
-        self.deadline = time.time() + 60 * minutes if minutes else None
-        self.message = ""
-        self._changed()
+            return self._say(f"Could not start the game: {exc}")
+        if self._open(game, kinds, lang or load_preset(preset).lang):
+            self.deadline = time.time() + 60 * minutes if minutes else None
+            self.message = ""
+            self._changed()
         return True
 
-    def _install(self, game: Game, seats: list[str]) -> None:
-        self.game = game
-        self.seats = seats
+    def _open(self, game: Game, seats: list[str], lang: str) -> bool:
+        """Put a new or loaded game on the table; False when it went to a new room and the page moves there."""
+        query = self.table.open(game, seats, lang)
+        if query:
+            self.navigate = query
+            return False
         self.autoplay = False
         self.pending_confirm = None
         self.selected_field = -1
         self.cash_history = [[p.cash for p in game.players]]
-        self._rebuild_bots()
+        self.lang = lang
+        return True
 
     def _changed(self) -> None:
-        if self.deadline is not None and time.time() >= self.deadline and not self.game.is_over:
+        if self._time_is_up() and not self.game.is_over:
             self.game.end_by_cap()
         if not self.cash_history or self.game.turns != len(self.cash_history) - 1:
             self.cash_history.append([p.cash for p in self.game.players])
         self.redraw()
+
+    def _time_is_up(self) -> bool:
+        return self.deadline is not None and time.time() >= self.deadline
 
     def redraw(self) -> None:
         """Tell the views to redraw (bumps :attr:`version`), batched by :attr:`redraw_batch`."""
         with self.redraw_batch():
             self.version += 1
 
+    def _say(self, message: str) -> bool:
+        """Show a refusal or an error and redraw; False, for the request that was not carried out."""
+        self.message = message
+        self.redraw()
+        return False
+
     # ------------------------------------------------------------ who decides
 
     def is_person(self, player: int) -> bool:
         """True if a person plays this seat."""
-        return self.seats[player] == PERSON
+        return self.table.is_person(player)
+
+    def has_joined(self, player: int) -> bool:
+        """True if a person has opened this seat's link (a room)."""
+        return self.table.has_joined(player)
+
+    @property
+    def shared(self) -> bool:
+        """True for a game stored in a room that other devices may open."""
+        return self.table.shared
+
+    @property
+    def can_drive(self) -> bool:
+        """Whether this screen may move the bots ("Next", "Autoplay", "Run to end"); a spectator's may not."""
+        return self.table.can_drive
 
     @property
     def person_to_move(self) -> int | None:
-        """The seat of the person who must decide now, or None when a bot decides (or the game is over)."""
+        """The seat of the person at this screen who must decide now, or None (a bot, another device, the game is over)."""
         if self.game.is_over:
             return None
         actor = self.game.actor
-        return actor if self.is_person(actor) else None
+        return actor if self.table.plays_here(actor) else None
 
     def person_claims(self) -> list[A.ClaimRent]:
         """Rent claims people may make now (C6, S9)."""
@@ -157,29 +185,26 @@ class GameModel(param.Parameterized):
     # ------------------------------------------------------------ acting
 
     def act(self, action: A.Action, *, confirmed: bool = False) -> bool:
-        """A person's decision.  Illegal ones leave the game as it was and set :attr:`message`."""
+        """A person's decision.  Illegal or refused ones leave the game as it was and set :attr:`message`."""
+        try:
+            self.table.check_act(action)
+        except LaspolyError as exc:
+            return self._say(str(exc))
+        self.sync()
         reason = self.game.why_illegal(action)
         if reason is not None:
-            self.message = f"{self.game.players[action.player].name} cannot {self.game.describe_action(action)}: {reason}"
-            self.redraw()
-            return False
+            return self._say(f"{self.game.players[action.player].name} cannot {self.game.describe_action(action)}: {reason}")
         if not confirmed and self._hits_zero(action):
             self.pending_confirm = action
-            self.message = (f"{self.game.describe_action(action).capitalize()} would leave "
-                            f"{self.game.players[action.player].name} with no money, which is out of the game (L19). Confirm?")
-            self.redraw()
-            return False
+            return self._say(f"{self.game.describe_action(action).capitalize()} would leave "
+                             f"{self.game.players[action.player].name} with no money, which is out of the game (L19). Confirm?")
         self.pending_confirm = None
         self.message = ""
-        if not self._commit(action):
-            self.redraw()
+        if not self.table.commit(action):
+            self.message = MOVED_ON
+            self._changed()
             return False
         self._changed()
-        return True
-
-    def _commit(self, action: A.Action) -> bool:
-        """Play a checked action.  A shared room first stores it, and may find the game has moved on."""
-        self.game.apply(action)
         return True
 
     def confirm(self) -> bool:
@@ -199,70 +224,55 @@ class GameModel(param.Parameterized):
         cost = g.cost_of(action)
         return g.rules.elimination == "zero" and cost > 0 and g.players[action.player].cash == cost
 
+    def sync(self) -> bool:
+        """Catch up with what other devices did in a room (actions, seats joined or swapped); True if anything changed."""
+        if not self.table.sync():
+            return False
+        self._changed()
+        return True
+
     # ------------------------------------------------------------ bots and pace
 
-    def _bot_step(self) -> bool:
-        """One bot decision (or a bot's rent claim).  False when a person must decide or the game is over."""
-        g = self.game
-        if g.is_over:
-            return False
-        for _, owner, field, _ in g.claims:
-            bot = self._bots.get(owner)
-            claim = A.ClaimRent(owner, field)
-            if bot is not None and g.is_legal(claim):
-                return self._commit(claim)
-        bot = self._bots.get(g.actor)
-        if bot is None:
-            return False
-        return self._commit(bot.choose(g))
+    def advance(self, *, to_end: bool = False, max_actions: int | None = None) -> int:
+        """Let the bots move, through the one bot loop (:func:`~laspoly.bots.runner.play_bot_turns`), and redraw once.
 
-    def step(self) -> int:
-        """"Next": bots play until the turn passes or a person must decide.  Returns actions played."""
-        turn, done = self.game.turns, 0
-        while self.game.turns == turn and self._bot_step():
-            done += 1
-            if done > 10_000:
-                break
-        self._changed()
-        if self.person_to_move is not None:
+        By default ("Next", an autoplay tick) bots play until the turn passes or
+        a person must decide; ``max_actions=1`` is one decision (a shared room's
+        poll).  With ``to_end`` ("Run to end") every seat, people's too, is
+        played by a bot until the game ends; at the latest after ``max_actions``
+        (a million) or when the class period ends, the richest wins (L20).  Bots
+        claim their rent first (C6).  Returns the number of actions played.
+        """
+        try:
+            self.table.check_advance(to_end)
+        except LaspolyError as exc:
+            return int(self._say(str(exc)))
+        game, turn = self.game, self.game.turns
+        budget = max_actions if max_actions is not None else 1_000_000 if to_end else 10_000
+        stand_in = BasicBot()
+        bots = [bot or stand_in for bot in self.table.bots] if to_end else self.table.bots
+        done = play_bot_turns(game, bots, max_actions=budget, commit=self.table.commit,
+                              until=lambda g: self._time_is_up() or (not to_end and g.turns != turn))
+        if to_end and not self.game.is_over and (done >= budget or self._time_is_up()):
+            self.game.end_by_cap()
+        if to_end or self.person_to_move is not None:
             self.autoplay = False
+        self._changed()
         return done
 
-    def run_to_end(self) -> None:
-        """"Run to end": every seat, people's too, is played by the basic bot until the game ends."""
-        stand_in = BasicBot()
-        g = self.game
-        budget = 1_000_000  # actions; a game that has not ended by then stops at the cap (L20)
-        while not self.game.is_over:
-            g = self.game
-            budget -= 1
-            if budget < 0:
-                g.end_by_cap()
-                break
-            if not self._bot_step():
-                if g.is_over:
-                    break
-                if g.claims:
-                    for _, owner, field, _ in list(g.claims):
-                        if g.is_legal(A.ClaimRent(owner, field)):
-                            self._commit(A.ClaimRent(owner, field))
-                    continue
-                self._commit(stand_in.choose(g))
-                g = self.game
-            if self.deadline is not None and time.time() >= self.deadline:
-                g.end_by_cap()
-        self.autoplay = False
-        self._changed()
+    @property
+    def bots_move_alone(self) -> bool:
+        """True where nobody presses "Next": in a room two or more people play, a bot is to move, and this is a seat's screen."""
+        t = self.table
+        return (t.shared and t.can_drive and not self.game.is_over and t.bots[self.game.actor] is not None
+                and sum(1 for i in range(len(t.seats)) if t.is_person(i)) >= 2)
 
     def undo(self) -> bool:
-        """Take back the last decision of a person (and the bot moves after it)."""
-        history = self.game.history
-        last = max((k for k, a in enumerate(history) if self.is_person(a.player)), default=None)
-        if last is None:
-            self.message = "There is no decision of a person to take back."
-            self.redraw()
-            return False
-        self.game = replay(self.game.setup, history[:last])
+        """Take back the last decision of a person (and the bot moves after it); a shared room refuses."""
+        try:
+            self.table.undo()
+        except LaspolyError as exc:
+            return self._say(str(exc))
         self.cash_history = self.cash_history[: self.game.turns + 1]
         self.autoplay = False
         self.pending_confirm = None
@@ -271,73 +281,69 @@ class GameModel(param.Parameterized):
         return True
 
     def set_seat(self, player: int, seat: str) -> None:
-        """Make a seat a person or a bot."""
-        if seat not in SEAT_CHOICES:
-            raise LaspolyError(f"a seat is a person or one of the bots: {', '.join(TEMPERAMENTS)}")
-        seats = list(self.seats)
-        seats[player] = seat
-        self.seats = seats
-        self._rebuild_bots()
+        """Make a seat a person or a bot (in a room, only its owner may)."""
+        try:
+            self.table.set_seat(player, seat)
+        except LaspolyError as exc:
+            self._say(str(exc))
+            return
         self.redraw()
+
+    def links(self) -> dict[str, str]:
+        """Query strings of every seat's and the spectator's link (only a room's owner has them)."""
+        return self.table.links()
 
     # ------------------------------------------------------------ files
 
     def save_json(self) -> io.BytesIO:
         """The game as a save file (for "Save game")."""
-        data = game_to_dict(self.game)
-        data_bytes = json.dumps(data, ensure_ascii=False).encode()
-        return io.BytesIO(data_bytes)
+        return _save_file(self.game)
 
     def read_save(self, raw: bytes, name: str = "save file") -> Game | None:
         """Check and replay a save file; a bad one gives None and a message, leaving the game untouched."""
         try:  # game_from_json refuses files over MAX_SAVE_BYTES before parsing them
             return game_from_json(raw, name)
         except LaspolyError as exc:
-            self.message = f"Could not load {name}: {exc}"
-            self.redraw()
+            self._say(f"Could not load {name}: {exc}")
             return None
 
     def load_json(self, raw: bytes, name: str = "save file") -> bool:
-        """Load a save file; a bad one leaves the current game untouched and sets :attr:`message`."""
+        """Load a save file (in a room: into a new room); a bad one leaves the current game untouched and sets :attr:`message`."""
         game = self.read_save(raw, name)
         if game is None:
             return False
-        seats = self.seats if len(self.seats) == len(game.players) else [PERSON] + ["basic"] * (len(game.players) - 1)
-        self._install(game, seats)
+        n = len(game.players)
+        seats = list(self.seats) if not self.shared and len(self.seats) == n else default_seats(n)
         self.message = f"Loaded {name}."
-        self._changed()
+        if self._open(game, seats, self.lang):
+            self._changed()
         return True
+
+    def my_games(self) -> list[RoomSummary] | None:
+        """The games started with this browser's key, newest first; None when it has no key."""
+        return self.table.my_games()
+
+    def delete_game(self, room_id: str) -> bool:
+        """Delete one of this browser's other stored games."""
+        return self.table.delete_game(room_id)
+
+    def export_game(self, room_id: str) -> io.BytesIO:
+        """One of this browser's stored games as a save file."""
+        return _save_file(self.table.export_game(room_id))
 
     def log_csv(self) -> io.StringIO:
         """The event log as CSV: index, event type, sentence."""
-        out = io.StringIO()
-        w = csv.writer(out)
-        w.writerow(["index", "event", "text"])
-        for k, e in enumerate(self.game.log):
-            w.writerow([k, type(e).__name__, self.game.describe(e, self.lang)])
-        out.seek(0)
-        return out
+        g = self.game
+        return _csv(["index", "event", "text"], ([k, type(e).__name__, g.describe(e, self.lang)] for k, e in enumerate(g.log)))
 
     def dice_csv(self) -> io.StringIO:
         """Every roll so far as CSV: player, die 1, die 2, total."""
-        out = io.StringIO()
-        w = csv.writer(out)
-        w.writerow(["player", "die1", "die2", "total"])
-        for e in self.game.log:
-            if isinstance(e, E.Rolled):
-                w.writerow([self.game.players[e.who].name, e.d1, e.d2, e.d1 + e.d2])
-        out.seek(0)
-        return out
+        return _csv(["player", "die1", "die2", "total"], ([self.game.players[e.who].name, e.d1, e.d2, e.d1 + e.d2]
+                                                         for e in self.game.log if isinstance(e, E.Rolled)))
 
     def landings_csv(self) -> io.StringIO:
         """Landings of this game by field as CSV."""
-        out = io.StringIO()
-        w = csv.writer(out)
-        w.writerow(["index", "field", "landings"])
-        for i, n in enumerate(self.landings()):
-            w.writerow([i, self.game.field_name(i, self.lang), n])
-        out.seek(0)
-        return out
+        return _csv(["index", "field", "landings"], ([i, self.game.field_name(i, self.lang), n] for i, n in enumerate(self.landings())))
 
     # ------------------------------------------------------------ what the views show
 
@@ -345,9 +351,7 @@ class GameModel(param.Parameterized):
         """How often a token arrived on each field in this game (moves by dice, cards and train)."""
         counts = [0] * len(self.game.fields)
         for e in self.game.log:
-            if isinstance(e, E.Moved):
-                counts[e.dst] += 1
-            elif isinstance(e, E.Travelled):
+            if isinstance(e, (E.Moved, E.Travelled)):
                 counts[e.dst] += 1
         return counts
 
@@ -379,3 +383,16 @@ class GameModel(param.Parameterized):
     def presets() -> tuple[str, ...]:
         """The presets a new game can use."""
         return preset_names()
+
+
+def _save_file(game: Game) -> io.BytesIO:
+    return io.BytesIO(json.dumps(game_to_dict(game), ensure_ascii=False).encode())
+
+
+def _csv(header: list[str], rows: Iterable[list[Any]]) -> io.StringIO:
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(header)
+    w.writerows(rows)
+    out.seek(0)
+    return out

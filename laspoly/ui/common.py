@@ -1,0 +1,102 @@
+"""What every dashboard view shares: safe HTML, batched widget updates, guarded clicks and tabs that wait while hidden."""
+
+from __future__ import annotations
+
+import html
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import panel as pn
+import param
+from panel.viewable import Viewer
+
+from laspoly.ui.model import GameModel
+
+#: Okabe-Ito colours (safe for colour-blind players), with a marker shape per seat so colour is never the only cue.
+PLAYER_COLORS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00", "#F0E442", "#000000")
+PLAYER_MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "hex", "star", "plus")
+
+#: Disabled buttons must look disabled, whatever their colour.
+BUTTON_CSS = ".bk-btn[disabled] { opacity: 0.4; cursor: not-allowed; filter: grayscale(0.6); }"
+
+MARKER_GLYPHS = {"circle": "●", "square": "■", "triangle": "▲", "diamond": "◆", "inverted_triangle": "▼", "hex": "⬢",
+                 "star": "★", "plus": "✚"}
+
+
+def assign(widget: param.Parameterized, **values: Any) -> None:
+    """Set only the parameters whose value changes, in one batch.
+
+    Autoplay redraws the controls every step; most of them stay as they were,
+    and even an unchanged value costs param and Panel a full round of checks.
+    """
+    changed = {name: value for name, value in values.items() if getattr(widget, name) != value}
+    if changed:
+        widget.param.update(**changed)
+
+
+def guarded(model: GameModel, callback: Callable[[Any], Any]) -> Callable[[Any], None]:
+    """Run a click's callback; if it fails, show the error on the page and keep the session going."""
+
+    def run(event: Any) -> None:
+        try:
+            callback(event)
+        except Exception as exc:  # a bug must not end the session: say so and carry on
+            logging.getLogger("laspoly.ui").exception("a dashboard callback failed")
+            model.message = f"Something went wrong ({type(exc).__name__}: {str(exc)[:200]}). The game is unchanged; please try again."
+            model.redraw()
+
+    return run
+
+
+def esc(text: Any) -> str:
+    """Text for HTML: every name a person typed goes through here."""
+    return html.escape(str(text), quote=True)
+
+
+def player_badge(model: GameModel, i: int) -> str:
+    """A player's colour and shape with the name, as safe HTML."""
+    color = PLAYER_COLORS[i % len(PLAYER_COLORS)]
+    glyph = MARKER_GLYPHS[PLAYER_MARKERS[i % len(PLAYER_MARKERS)]]
+    return f'<span style="color:{color};font-size:1.2em" aria-hidden="true">{glyph}</span> {esc(model.game.players[i].name)}'
+
+
+class TabView(Viewer):
+    """A view that lives in a tab: while its tab is hidden it only notes that the game changed.
+
+    Redrawing hidden tables and charts after every step costs the server most
+    of a step under load, so the dashboard sets ``shown`` from the active tab
+    and a hidden view redraws once, when it is shown again.  Outside the
+    dashboard (a notebook cell) a view is always shown.
+    """
+
+    shown = param.Boolean(default=True, doc="Whether the view is on screen (its tab is the active one).")
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self._stale = False
+        self.param.watch(self._on_shown, "shown")
+
+    def changed(self, *_: Any) -> None:
+        """The game changed: redraw now if on screen, else when shown."""
+        if self.shown:
+            self.refresh()
+        else:
+            self._stale = True
+
+    def _on_shown(self, event: Any) -> None:
+        if event.new and self._stale:
+            self._stale = False
+            self.refresh()
+
+    def refresh(self) -> None:
+        """Redraw the view from the model."""
+        raise NotImplementedError
+
+
+def base_url() -> str:
+    """The page's address without its query (empty outside a served page)."""
+    loc = pn.state.location
+    if loc is None or not loc.href or not loc.href.startswith("http"):
+        return ""
+    return loc.href.split("?")[0]

@@ -1,0 +1,305 @@
+"""The Play tab's controls: every decision of the rules as a button, and the pace of the bots."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any
+
+import panel as pn
+import param
+from panel.viewable import Viewer
+
+from laspoly.engine import actions as A
+from laspoly.engine.game import AUCTION, BUY, TRAVEL
+from laspoly.ui.common import BUTTON_CSS, assign, esc, guarded, player_badge
+from laspoly.ui.model import GameModel
+
+
+class ControlsView(Viewer):
+    """Every decision of the rules as a button; only legal ones are enabled, the others say why."""
+
+    model = param.ClassSelector(class_=GameModel)
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        m = self.model
+        b = functools.partial(pn.widgets.Button, stylesheets=[BUTTON_CSS])
+        self.status = pn.pane.HTML(sizing_mode="stretch_width")
+        self.message = pn.pane.Alert("", alert_type="warning", visible=False, sizing_mode="stretch_width")
+        self.confirm = b(label="Confirm", color="danger")
+        self.cancel = b(label="Cancel")
+        self.roll = b(label="Roll", color="primary")
+        self.buy = b(label="Buy", color="success")
+        self.decline = b(label="Don't buy")
+        self.end_turn = b(label="End turn")
+        self.next = b(label="Next")
+        self.autoplay = pn.widgets.Toggle(label="Autoplay", stylesheets=[BUTTON_CSS])
+        self.speed = pn.widgets.FloatSlider(label="Turns per second", start=0.5, end=20, step=0.5, value=m.speed, width=180)
+        self.run_end = b(label="Run to end")
+        self.undo = b(label="Undo")
+        self.fine = b(label="Pay fine")
+        self.jail_card = b(label="Use jail card")
+        self.station = pn.widgets.Select(label="Station", options={}, width=220)
+        self.travel = b(label="Take the train")
+        self.stay = b(label="Stay")
+        self.bid_amount = pn.widgets.IntInput(label="Bid", value=10, start=1, step=10, width=120)
+        self.bid = b(label="Bid")
+        self.pass_auction = b(label="Pass")
+        self.claim = b(label="Claim rent")
+        self.field = pn.widgets.Select(label="Property", options={}, width=240)
+        self.house = b(label="Build house")
+        self.hotel = b(label="Build hotel")
+        self.factory = b(label="Build factory")
+        self.sell_building = b(label="Sell building")
+        self.sell_property = b(label="Sell to bank")
+        self.mortgage = b(label="Mortgage")
+        self.repay = b(label="Repay")
+        self.partner = pn.widgets.Select(label="Trade with", options={}, width=200)
+        self.give = pn.widgets.MultiChoice(label="You give", options={}, width=260)
+        self.take = pn.widgets.MultiChoice(label="You get", options={}, width=260)
+        self.cash = pn.widgets.IntInput(label="Cash you pay (negative: you receive)", value=0, step=10, width=260)
+        self.propose = b(label="Propose trade")
+        self.accept = b(label="Accept offer", color="success")
+        self.reject = b(label="Decline offer")
+        self.offer_text = pn.pane.HTML(sizing_mode="stretch_width")
+        self.trade_why = pn.pane.HTML(sizing_mode="stretch_width")
+        self.why = pn.pane.HTML(sizing_mode="stretch_width", styles={"font-size": "0.85em", "color": "#444"})
+        self._timer: Any = None
+        self._wire()
+        m.param.watch(lambda *_: self.refresh(), ["version", "lang", "selected_field", "pending_confirm"])
+        self.refresh()
+
+    # -- wiring
+    def _on(self, button: pn.widgets.Button, make: Callable[[int], A.Action | None]) -> None:
+        def click(_: Any) -> None:
+            who = self.model.person_to_move
+            if who is not None:
+                action = make(who)
+                if action is not None:
+                    self.model.act(action)
+        button.on_click(guarded(self.model, click))
+
+    def _wire(self) -> None:
+        m = self.model
+        self._on(self.roll, A.Roll)
+        self._on(self.buy, A.Buy)
+        self._on(self.decline, A.DeclineBuy)
+        self._on(self.end_turn, A.EndTurn)
+        self._on(self.fine, A.PayFine)
+        self._on(self.jail_card, A.UseJailCard)
+        self._on(self.stay, A.StayPut)
+        self._on(self.pass_auction, A.PassAuction)
+        self._on(self.travel, lambda p: A.Travel(p, self.station.value) if self.station.value is not None else None)
+        self._on(self.bid, lambda p: A.PlaceBid(p, int(self.bid_amount.value or 0)))
+        for button, kind in ((self.house, "house"), (self.hotel, "hotel"), (self.factory, "factory")):
+            self._on(button, lambda p, kind=kind: A.Build(p, self.field.value, kind) if self.field.value is not None else None)
+        for button, cls in ((self.sell_building, A.SellBuilding), (self.sell_property, A.SellProperty),
+                            (self.mortgage, A.Mortgage), (self.repay, A.Repay)):
+            self._on(button, lambda p, cls=cls: cls(p, self.field.value) if self.field.value is not None else None)
+        self._on(self.propose, self._trade)
+        self._on(self.accept, lambda p: self._offer_action(p, A.AcceptTrade))
+        self._on(self.reject, lambda p: self._offer_action(p, A.DeclineTrade))
+        self.claim.on_click(guarded(m, lambda _: [m.act(c) for c in m.person_claims()[:1]]))
+        self.confirm.on_click(guarded(m, lambda _: m.confirm()))
+        self.cancel.on_click(guarded(m, lambda _: m.cancel()))
+        self.next.on_click(guarded(m, lambda _: m.advance()))
+        self.run_end.on_click(guarded(m, lambda _: m.advance(to_end=True)))
+        self.undo.on_click(guarded(m, lambda _: m.undo()))
+        self.autoplay.param.watch(self._toggle_autoplay, "value")
+        self.speed.param.watch(self._set_speed, "value")
+        self.partner.param.watch(lambda *_: self._refresh_trade(), "value")
+        for w in (self.give, self.take, self.cash):
+            w.param.watch(lambda *_: self._refresh_propose(), "value")
+
+    def _trade(self, p: int) -> A.Action | None:
+        if self.partner.value is None:
+            return None
+        return A.ProposeTrade(p, int(self.partner.value), tuple(self.give.value), tuple(self.take.value), int(self.cash.value or 0))
+
+    def _offer_action(self, p: int, cls: type[A.AcceptTrade] | type[A.DeclineTrade]) -> A.Action | None:
+        offer = next((o for o in self.model.game.offers.values() if o.receiver == p), None)
+        return cls(p, offer.id) if offer is not None else None
+
+    # -- autoplay
+    def _toggle_autoplay(self, event: Any) -> None:
+        self.model.autoplay = bool(event.new)
+        if event.new and self._timer is None:
+            self._timer = pn.state.add_periodic_callback(self._tick, period=max(50, int(1000 / self.model.speed)))
+        elif not event.new:
+            self.stop_timer()
+
+    def _set_speed(self, event: Any) -> None:
+        self.model.speed = float(event.new)
+        if self._timer is not None:
+            self._timer.period = max(50, int(1000 / self.model.speed))
+
+    def _tick(self) -> None:
+        """One autoplay step, as "Next"; autoplay stops when a person must decide or the game is over."""
+        m = self.model
+        if m.autoplay and not m.game.is_over and m.person_to_move is None:
+            m.advance()
+        else:
+            m.autoplay = False
+        if not m.autoplay:
+            self.autoplay.value = False
+
+    def stop_timer(self) -> None:
+        """Stop the autoplay callback (also when the session closes)."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    # -- refreshing
+    def refresh(self) -> None:
+        """Enable exactly the legal choices and say why the others are off."""
+        m, g = self.model, self.model.game
+        assign(self.status, object=f"<b>{esc(m.status())}</b>")
+        assign(self.message, object=esc(m.message), visible=bool(m.message))
+        for button in (self.confirm, self.cancel):
+            assign(button, visible=m.pending_confirm is not None)
+        if not m.autoplay and self.autoplay.value:
+            self.autoplay.value = False
+        off: list[tuple[pn.widgets.Button, str]] = []
+
+        def set_(button: pn.widgets.Button, make: Callable[[int], A.Action | None]) -> None:
+            choice = m.choice(make)
+            assign(button, disabled=not choice.enabled, description=choice.reason or None)
+            if not choice.enabled and choice.reason and m.person_to_move is not None:
+                off.append((button, choice.reason))
+
+        for button, cls in ((self.roll, A.Roll), (self.end_turn, A.EndTurn)):
+            set_(button, cls)
+        for button, cls in ((self.buy, A.Buy), (self.decline, A.DeclineBuy)):
+            set_(button, cls)
+            assign(button, visible=g.phase == BUY)
+        for button, cls in ((self.fine, A.PayFine), (self.jail_card, A.UseJailCard)):
+            set_(button, cls)
+            assign(button, visible=any(p.in_prison for p in g.players if m.is_person(p.index)))
+        self._refresh_travel(set_)
+        self._refresh_auction(set_)
+        self._refresh_manage(set_)
+        self._refresh_trade()
+        claims = m.person_claims()
+        assign(self.claim, visible=bool(claims) or g.rules.rent_claim, disabled=not claims)
+        watching = not m.can_drive
+        for widget in (self.next, self.run_end, self.autoplay):
+            assign(widget, disabled=g.is_over or watching)
+        assign(self.undo, disabled=not any(m.is_person(a.player) for a in g.history))
+        grouped: dict[str, list[str]] = {}
+        for b, r in off:
+            if b.visible:
+                grouped.setdefault(r, []).append(b.label)
+        reasons = [f"<li><b>{esc(', '.join(names))}</b>: {esc(r)}</li>" for r, names in grouped.items()]
+        assign(self.why, object=("<details open><summary>Why some buttons are off</summary><ul>" + "".join(reasons) + "</ul></details>"
+                                 if reasons else ""))
+
+    def _refresh_travel(self, set_: Callable[..., None]) -> None:
+        g, m = self.model.game, self.model
+        here = g.players[g.actor].pos if not g.is_over else -1
+        show = g.phase == TRAVEL
+        if show:  # the stations only matter while the train is on offer
+            assign(self.station, options={g.field_name(s, m.lang): s for s in g.stations if s != here})
+        for w in (self.station, self.travel, self.stay):
+            assign(w, visible=show)
+        set_(self.travel, lambda p: A.Travel(p, self.station.value if self.station.value is not None else -1))
+        set_(self.stay, A.StayPut)
+
+    def _refresh_auction(self, set_: Callable[..., None]) -> None:
+        g = self.model.game
+        show = g.phase == AUCTION
+        for w in (self.bid_amount, self.bid, self.pass_auction):
+            assign(w, visible=show)
+        if show and g.auction is not None and (self.bid_amount.value or 0) <= g.auction.high:
+            self.bid_amount.value = g.auction.high + 10
+        set_(self.bid, lambda p: A.PlaceBid(p, int(self.bid_amount.value or 0)))
+        set_(self.pass_auction, A.PassAuction)
+
+    def _refresh_manage(self, set_: Callable[..., None]) -> None:
+        m, g = self.model, self.model.game
+        who = m.person_to_move
+        owned = g.owned_by(who) if who is not None else []
+        assign(self.field, options={g.field_name(i, m.lang): i for i in owned})
+        if m.selected_field in owned:
+            assign(self.field, value=m.selected_field)
+        field = self.field.value
+        for button, kind in ((self.house, "house"), (self.hotel, "hotel"), (self.factory, "factory")):
+            set_(button, lambda p, kind=kind: A.Build(p, field, kind) if field is not None else None)
+        assign(self.hotel, visible=g.rules.hotels)
+        assign(self.factory, visible=any(f.factory_price for f in g.fields))
+        for button, cls in ((self.sell_building, A.SellBuilding), (self.sell_property, A.SellProperty),
+                            (self.mortgage, A.Mortgage), (self.repay, A.Repay)):
+            set_(button, lambda p, cls=cls: cls(p, field) if field is not None else None)
+
+    def _refresh_trade(self) -> None:
+        m, g = self.model, self.model.game
+        who = m.person_to_move
+        others = {g.players[i].name: i for i in g.active_players if i != who}
+        assign(self.partner, options=others)
+        partner = self.partner.value if self.partner.value in others.values() else None
+        assign(self.give, options={g.field_name(i, m.lang): i for i in g.owned_by(who)} if who is not None else {})
+        assign(self.take, options={g.field_name(i, m.lang): i for i in g.owned_by(partner)} if partner is not None else {})
+        offer = next((o for o in g.offers.values() if who is not None and o.receiver == who), None)
+        for button in (self.accept, self.reject):
+            assign(button, visible=offer is not None)
+        text = ""
+        if offer is not None:
+            give = ", ".join(g.field_name(i, m.lang) for i in offer.give) or "nothing"
+            take = ", ".join(g.field_name(i, m.lang) for i in offer.take) or "nothing"
+            cash = (f"; they pay {g.money(offer.cash)}" if offer.cash > 0 else f"; you pay {g.money(-offer.cash)}" if offer.cash < 0 else "")
+            text = f"<p>Offer #{offer.id} from {player_badge(m, offer.proposer)}: they give {esc(give)}, you give {esc(take)}{esc(cash)}.</p>"
+            assign(self.accept, disabled=g.why_illegal(A.AcceptTrade(offer.receiver, offer.id)) is not None)
+        mine = [o for o in g.offers.values() if who is not None and o.proposer == who]
+        text += "".join(
+            f"<p>Your offer #{o.id} to {player_badge(m, o.receiver)}: you give "
+            f"{esc(', '.join(g.field_name(i, m.lang) for i in o.give) or 'nothing')}, you get "
+            f"{esc(', '.join(g.field_name(i, m.lang) for i in o.take) or 'nothing')}"
+            f"{esc(f', you pay {g.money(o.cash)}' if o.cash > 0 else f', you receive {g.money(-o.cash)}' if o.cash < 0 else '')}"
+            " (answered on their turn).</p>" for o in mine)
+        assign(self.offer_text, object=text)
+        self._refresh_propose()
+
+    def _refresh_propose(self) -> None:
+        g, who = self.model.game, self.model.person_to_move
+        action = self._trade(who) if who is not None else None
+        reason = g.why_illegal(action) if action is not None else "choose a player to trade with"
+        assign(self.propose, disabled=reason is not None, description=reason)
+        assign(self.trade_why, object=f"<small>{esc(reason)}</small>" if reason else "")
+
+    def turn_controls(self) -> pn.Column:
+        """The status line and the decisions of a turn, with the autoplay controls."""
+        row = pn.Row
+        return pn.Column(
+            self.status, self.message, row(self.confirm, self.cancel),
+            row(self.roll, self.buy, self.decline, self.end_turn, self.claim),
+            row(self.fine, self.jail_card, self.station, self.travel, self.stay),
+            row(self.bid_amount, self.bid, self.pass_auction),
+            row(self.next, self.autoplay, self.speed, self.run_end, self.undo),
+            self.why,
+            sizing_mode="stretch_width",
+        )
+
+    def manage_controls(self) -> pn.Column:
+        """Building, selling and mortgaging, then trading.
+
+        The trade card starts folded and is filled the first time it is opened:
+        most players never open it, and its widgets are a good part of the page.
+        """
+        row = pn.Row
+        trade = pn.Card(title="Trade", collapsed=True, sizing_mode="stretch_width")
+
+        def fill(event: Any) -> None:
+            if not event.new and not trade.objects:
+                trade.objects = [pn.Column(self.offer_text, row(self.accept, self.reject), self.partner, row(self.give, self.take),
+                                           self.cash, self.propose, self.trade_why, sizing_mode="stretch_width")]
+
+        trade.param.watch(fill, "collapsed")
+        return pn.Column(
+            pn.Card(pn.Column(self.field, row(self.house, self.hotel, self.factory),
+                              row(self.sell_building, self.sell_property, self.mortgage, self.repay)),
+                    title="Build, sell, mortgage", collapsed=False, sizing_mode="stretch_width"),
+            trade, sizing_mode="stretch_width",
+        )
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return pn.Column(self.turn_controls(), self.manage_controls(), sizing_mode="stretch_width")

@@ -1,0 +1,144 @@
+"""The Probability tab: this game's landings and dice against the exact answers, and a simulation lab."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from typing import Any
+
+import panel as pn
+import param
+from bokeh.models import ColumnDataSource, Whisker
+from bokeh.plotting import figure
+
+from laspoly.analysis.markov import markov
+from laspoly.analysis.simulate import Spec, play_many
+from laspoly.analysis.stats import wilson
+from laspoly.bots.basic import TEMPERAMENTS
+from laspoly.ui.common import TabView
+from laspoly.ui.model import GameModel
+
+
+class ProbabilityView(TabView):
+    """This game's landings against the exact chain, dice totals against two dice, and a simulation lab."""
+
+    model = param.ClassSelector(class_=GameModel)
+    board = param.Parameter()
+    heat = param.Boolean(default=False, doc="Colour the board by this game's landings against the chain.")
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.heat_toggle = pn.widgets.Toggle(label="Landing heatmap on the board", value=False)
+        self.heat_toggle.param.watch(lambda e: setattr(self, "heat", e.new), "value")
+        self.dice_source = ColumnDataSource({"total": list(range(2, 13)), "share": [0.0] * 11, "exact": [0.0] * 11})
+        fig = figure(height=220, sizing_mode="stretch_width", title="Dice totals: this game (bars) and two dice (line)",
+                     toolbar_location=None, x_axis_label="total", y_axis_label="share of rolls")
+        fig.vbar("total", top="share", width=0.8, source=self.dice_source, fill_color="#56B4E9")
+        fig.line("total", "exact", source=self.dice_source, line_color="#D55E00", line_width=3)
+        self.dice_fig = pn.pane.Bokeh(fig, sizing_mode="stretch_width")
+        self.heat_note = pn.pane.HTML()
+        self.games = pn.widgets.IntInput(label="Games", value=100, start=4, end=5000, step=50, width=120)
+        self.lab_bots = pn.widgets.MultiChoice(label="Bots (one per seat)", options=list(TEMPERAMENTS),
+                                               value=["greedy", "cautious", "hotel", "factory"], width=360)
+        self.run_lab = pn.widgets.Button(label="Run lab", color="primary")
+        self.progress = pn.indicators.Progress(value=0, max=100, width=300, visible=False)
+        self.lab_note = pn.pane.HTML()
+        self.win_source = ColumnDataSource({"bot": [], "rate": [], "low": [], "high": []})
+        win_fig = figure(height=240, sizing_mode="stretch_width", title="Win rate with 95% interval", x_range=list(TEMPERAMENTS),
+                         toolbar_location=None, y_range=(0, 1))
+        win_fig.vbar("bot", top="rate", width=0.6, source=self.win_source, fill_color="#009E73")
+        win_fig.add_layout(Whisker(source=self.win_source, base="bot", upper="high", lower="low"))
+        self.win_fig = win_fig
+        self.len_source = ColumnDataSource({"turns": [], "games": []})
+        len_fig = figure(height=220, sizing_mode="stretch_width", title="Game lengths (player-turns)", toolbar_location=None)
+        len_fig.vbar("turns", top="games", width=18, source=self.len_source, fill_color="#E69F00")
+        self.run_lab.on_click(self._lab)
+        self.model.param.watch(self.changed, ["version"])
+        self.param.watch(lambda *_: self.refresh(), ["heat"])
+        self._chain_key: tuple[str, str] | None = None
+        self._chain: list[float] = []
+        self.refresh()
+        self.panel = pn.Column(self.heat_toggle, self.heat_note, self.dice_fig, "### Lab",
+                               pn.Row(self.games, self.lab_bots, self.run_lab), self.progress, self.lab_note,
+                               pn.pane.Bokeh(win_fig, sizing_mode="stretch_width"),
+                               pn.pane.Bokeh(len_fig, sizing_mode="stretch_width"), sizing_mode="stretch_width")
+
+    def changed(self, *_: Any) -> None:
+        """With the heatmap on, the board shows this view's colours, so it redraws even while hidden."""
+        if self.heat:
+            self.refresh()
+        else:
+            super().changed()
+
+    def _exact(self) -> list[float]:
+        g = self.model.game
+        key = (g.preset.id, repr(sorted(g.setup["rules"].items())))
+        if key != self._chain_key:
+            r = markov(g.preset.id, rules=g.setup["rules"] or None)
+            self._chain, self._chain_key = [float(p) for p in r.squares], key
+        return self._chain
+
+    def refresh(self) -> None:
+        """Update the dice chart and, when on, the heatmap."""
+        m = self.model
+        totals = m.dice_totals()
+        n = sum(totals)
+        exact = [(6 - abs(t - 7)) / 36 for t in range(2, 13)]
+        self.dice_source.data = {"total": list(range(2, 13)), "share": [c / n if n else 0 for c in totals], "exact": exact}
+        if self.board is None:
+            return
+        if self.heat:
+            land = m.landings()
+            total = sum(land)
+            chain = self._exact()
+            heat = [math.log((c / total) / p) if total and p > 0 and c else (-1.0 if p > 0 else 0.0)
+                    for c, p in zip(land, chain, strict=True)]
+            self.board.refresh(heat)
+            self.heat_note.object = (f"<p>Orange: landed on more often than the exact chain predicts; blue: less. "
+                                     f"{total} landings so far — with few landings, chance dominates.</p>")
+        else:
+            self.board.refresh()
+            self.heat_note.object = ""
+
+    async def _lab(self, _: Any) -> None:
+        """Simulate games in a worker thread, chunk by chunk, so the page keeps answering."""
+        bots = tuple(self.lab_bots.value)
+        if len(bots) < 2:
+            self.lab_note.object = "<p>Choose at least two bots.</p>"
+            return
+        games = int(self.games.value or 0)
+        g = self.model.game
+        spec = Spec(g.preset.id, dict(g.setup["rules"]), bots, seed=g.setup["seed"], rotate=True)
+        self.run_lab.disabled = True
+        self.progress.visible, self.progress.value = True, 0
+        loop = asyncio.get_running_loop()
+        records: list[Any] = []
+        step = max(1, games // 20)
+        for start in range(0, games, step):
+            part = await loop.run_in_executor(None, play_many, spec, list(range(start, min(games, start + step))))
+            records += part
+            self.progress.value = int(100 * len(records) / games)
+        self.run_lab.disabled = False
+        self.progress.visible = False
+        self._show_lab(bots, records)
+
+    def _show_lab(self, bots: tuple[str, ...], records: list[Any]) -> None:
+        wins = {b: 0 for b in bots}
+        seats = {b: 0 for b in bots}
+        for r in records:
+            wins[r.winner_bot] += 1
+            for b in r.seats:
+                seats[b] += 1
+        names = list(dict.fromkeys(bots))
+        rates = [wins[b] / seats[b] for b in names]
+        cis = [wilson(wins[b], seats[b]) for b in names]
+        self.win_fig.x_range.factors = names
+        self.win_source.data = {"bot": names, "rate": rates, "low": [c[0] for c in cis], "high": [c[1] for c in cis]}
+        bins: dict[int, int] = {}
+        for r in records:
+            bins[20 * (r.turns // 20) + 10] = bins.get(20 * (r.turns // 20) + 10, 0) + 1
+        self.len_source.data = {"turns": sorted(bins), "games": [bins[k] for k in sorted(bins)]}
+        self.lab_note.object = f"<p>{len(records)} games, seats rotated; seed {self.model.game.setup['seed']}.</p>"
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self.panel
