@@ -486,7 +486,7 @@ def centre_data(model: GameModel) -> dict[str, dict[str, list[Any]]]:
 
 # ---------------------------------------------------------------- the figure
 
-#: Text sizes (pixels at :data:`BASE_WIDTH`) and the page's script that scales them with the board's width.
+#: The page's script that keeps every registered text and marker size in proportion to the board's width.
 SCALE_JS = """
 const s = Math.max(0.3, Math.min(2.0, fig.inner_width / base));
 for (const [glyph, prop, size] of items) {
@@ -516,6 +516,7 @@ class BoardFigure:
         self._scaled: list[tuple[Any, str, float]] = []
         self._draw_cells(fig)
         self._draw_centre(fig)
+        self._keep_unselected_as_drawn(fig)
         fig.js_on_change("inner_width", CustomJS(args={"fig": fig, "base": BASE_WIDTH, "items": self._scaled},
                                                  code=SCALE_JS))
         self.figure = fig
@@ -556,7 +557,7 @@ class BoardFigure:
                  line_dash="dashed", line_alpha="from_alpha")
         fig.rect("x", "y", 0.94, 0.94, source=src, fill_alpha=0, line_color="#111111", line_width=4,
                  line_alpha="to_alpha")
-        self._keep_unselected_as_drawn(fig, cells)
+        self._tapped = cells
         fig.add_tools(TapTool(renderers=[cells]), HoverTool(renderers=[cells], tooltips=[("", "@name"), ("", "@tip")]))
 
     def _draw_centre(self, fig: Any) -> None:
@@ -564,8 +565,9 @@ class BoardFigure:
         fig.line("x", "y", source=c["path"], line_color="#333333", line_width=3, line_alpha=0.75)
         self._scale(fig.scatter("x", "y", source=c["arrow"], marker="triangle", angle="angle", fill_color="#333333",
                                 line_color="#333333", fill_alpha="alpha", line_alpha="alpha"), "size", 14.0)
-        self._scale(fig.scatter("x", "y", source=self.tokens, marker="marker", fill_color="color",
-                                line_color="#000000", line_width="line_width"), "size", 20.0)
+        tokens = self._scale(fig.scatter("x", "y", source=self.tokens, marker="marker", fill_color="color",
+                                         line_color="#000000", line_width="line_width"), "size", 20.0)
+        fig.add_tools(HoverTool(renderers=[tokens], tooltips=[("", "@name")]))
         self._scale(fig.text("x", "y", text="text", source=c["head"], text_align="center", text_baseline="middle",
                              text_font_style="bold", text_color="#222222"), "text_font_size", 16.0)
         fig.rect("x", "y", DIE_SIZE, DIE_SIZE, source=c["faces"], fill_color="#ffffff", line_color="#222222",
@@ -577,11 +579,10 @@ class BoardFigure:
         self._scale(fig.text("x", "y", text="text", source=c["lines"], text_align="center", text_baseline="middle",
                              text_line_height=1.25, text_color="#222222"), "text_font_size", 13.0)
 
-    @staticmethod
-    def _keep_unselected_as_drawn(fig: Any, tapped: GlyphRenderer) -> None:
+    def _keep_unselected_as_drawn(self, fig: Any) -> None:
         """A selected field is highlighted; every other mark keeps its look (no fading of the rest)."""
         for r in fig.renderers:
-            if r is not tapped and isinstance(r, GlyphRenderer):
+            if r is not self._tapped and isinstance(r, GlyphRenderer):
                 r.nonselection_glyph = r.glyph
                 r.selection_glyph = r.glyph
 
