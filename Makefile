@@ -9,7 +9,7 @@ SMOKE  := tests/test_rules_laspoly.py tests/test_rules_classic.py tests/test_rul
           tests/test_boards.py tests/test_record.py tests/test_cli.py tests/test_cli_errors.py tests/test_serving.py \
           tests/test_import_boundary.py tests/test_docs.py tests/test_readme.py
 
-.PHONY: help app test smoke lint lab lessons bench soak load clean chromium postgres
+.PHONY: help app test smoke lint lab lessons bench soak load clean chromium postgres screenshots
 
 ## help: list the make targets
 help:
@@ -96,6 +96,10 @@ bench: $(VENV)/.test-installed chromium
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_analysis.py
 	$(BIN)/python benchmarks/bench_dashboard.py
+
+## screenshots: the Play table at four screen sizes, in English and Spanish, into docs/img/ (Chromium)
+screenshots: $(VENV)/.test-installed chromium
+	$(BIN)/python tools/screenshots.py --out docs/img
 
 ## clean: remove .venv, caches and the rendered lessons
 clean:

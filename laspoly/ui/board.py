@@ -1,22 +1,74 @@
-"""The board drawn with Bokeh: fields round an 11 x 11 square, owners, buildings, tokens and the middle.
+"""The board drawn with Bokeh: fields round an 11 x 11 square, owners, buildings, tokens and this turn in the middle.
 
-:func:`board_data` turns a model into plain columns (tested without a browser);
-:class:`BoardFigure` keeps one Bokeh figure and refreshes its sources in place.
+:func:`board_data` and the other ``*_data`` functions turn a model into plain
+columns (tested without a browser); :class:`BoardFigure` keeps one Bokeh figure
+and refreshes its sources in place, sending only the columns that changed.
 Clicking a field selects it (the property card shows beside the board).
+
+A field reads from top to bottom: its colour group's band, its name (wrapped),
+its price while nobody owns it (else its buildings as pips, or the mortgage
+mark), and the owner's band: the owner's colour with their marker shape and
+name, so colour is never the only cue.  Tokens stand just inside the ring, next
+to their field, so they never cover a field's marks.  The middle shows this
+turn: the pot, the dice as faces, the card drawn this turn and by whom, the last
+move (also drawn on the board, from its start to its end) and the status line.
 """
 
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
-from bokeh.models import ColumnDataSource, HoverTool, TapTool
+from bokeh.models import ColumnDataSource, CustomJS, GlyphRenderer, HoverTool, TapTool
 from bokeh.plotting import figure
 
+from laspoly.engine import events as E
+from laspoly.engine.game import Game
 from laspoly.ui.common import PLAYER_COLORS, PLAYER_MARKERS
 from laspoly.ui.model import GameModel
 
 SIDE = 11
+#: A property's cell from top to bottom, in cells from its centre: the colour band, the name, the row of the price
+#: (or buildings, or the mortgage mark) and the owner's band.
+BAND_H, BAND_Y = 0.12, 0.44
+NAME_Y = 0.16
+ROW_Y = -0.165
+OWNER_H, OWNER_Y = 0.2, -0.4
+#: The figure's width in pixels for which the text and marker sizes below are given; the page scales them.
+BASE_WIDTH = 720
+#: Characters per line of a field's name, and lines at most (the longest single word of any board fits).
+NAME_WIDTH, NAME_LINES = 13, 3
+#: Characters per line of a card's text in the middle, and lines at most.
+CARD_WIDTH, CARD_LINES = 46, 4
+#: The figure's words, English and Spanish side by side.
+WORDS: dict[str, dict[str, str]] = {
+    "casino_pot": {"en": "Casino pot: {amount}", "es": "Bote del casino: {amount}"},
+    "pot": {"en": "Pot: {amount}", "es": "BOTE: {amount}"},
+    "mortgaged": {"en": "mortgaged", "es": "hipotecada"},
+    "rolled": {"en": "{who} rolled {d1} + {d2} = {total}", "es": "{who} sacó {d1} + {d2} = {total}"},
+    "doubles": {"en": "{text} (doubles)", "es": "{text} (dobles)"},
+    "card": {"en": "{deck} card drawn by {who}", "es": "Carta de {deck}, cogida por {who}"},
+    "last_move": {"en": "Last move: {who}, {src} → {dst}", "es": "Último movimiento: {who}, {src} → {dst}"},
+    "owned_by": {"en": "owned by {who}", "es": "propiedad de {who}"},
+    "house": {"en": "1 house", "es": "1 casa"},
+    "houses": {"en": "{n} houses", "es": "{n} casas"},
+    "hotel": {"en": "a hotel", "es": "un hotel"},
+    "factory": {"en": "a factory", "es": "una fábrica"},
+    "in_prison": {"en": "{who} (in prison)", "es": "{who} (en prisión)"},
+}
+
+HOUSE_COLOR, HOTEL_COLOR, FACTORY_COLOR = "#1b7e3c", "#c0392b", "#4b4b4b"
+MORTGAGE_COLOR = "#8b0000"
+
+
+def word(key: str, lang: str, **values: Any) -> str:
+    """One of :data:`WORDS` in ``lang`` (English when the language has none), with ``values`` filled in."""
+    table = WORDS[key]
+    return (table.get(lang) or table["en"]).format(**values)
+
+
+# ---------------------------------------------------------------- geometry
 
 
 def cell_xy(index: int, size: int = 40) -> tuple[float, float]:
@@ -33,56 +85,215 @@ def cell_xy(index: int, size: int = 40) -> tuple[float, float]:
     return (last + 0.5, last - k + 0.5)
 
 
-def _short(name: str, width: int = 11) -> str:
-    words, lines, line = name.split(), [], ""
-    for w in words:
-        if len(line) + len(w) + 1 > width and line:
-            lines.append(line)
+def inward(index: int, size: int = 40) -> tuple[float, float]:
+    """The direction from a field's cell towards the middle of the board (diagonal at the corners)."""
+    x, y = cell_xy(index, size)
+    edge = (0.5, SIDE - 0.5)
+    dx = (1.0 if x < SIDE / 2 else -1.0) if x in edge else 0.0
+    dy = (1.0 if y < SIDE / 2 else -1.0) if y in edge else 0.0
+    return dx, dy
+
+
+def _ring_point(index: int, size: int, depth: float) -> tuple[float, float]:
+    """A point ``depth`` cells from a field's centre towards the middle of the board."""
+    x, y = cell_xy(index, size)
+    dx, dy = inward(index, size)
+    return x + depth * dx, y + depth * dy
+
+
+def wrap(text: str, width: int, lines: int) -> str:
+    """``text`` broken at spaces into at most ``lines`` lines of about ``width`` characters; a cut ends in "…"."""
+    out: list[str] = []
+    line = ""
+    for w in text.split():
+        if line and len(line) + 1 + len(w) > width:
+            out.append(line)
             line = w
         else:
             line = f"{line} {w}".strip()
-    lines.append(line)
-    return "\n".join(lines[:3])
+    out.append(line)
+    if len(out) > lines:
+        out = out[:lines]
+        out[-1] = out[-1][: max(1, width - 1)].rstrip() + "…"
+    return "\n".join(out)
+
+
+def _contrast_text(color: str) -> str:
+    """Black or white, whichever reads better on ``color`` (WCAG relative luminance)."""
+    r, g, b = (int(color[k:k + 2], 16) / 255 for k in (1, 3, 5))
+    lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+    return "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
+
+
+def player_color(player: int) -> str:
+    """A seat's colour (Okabe-Ito)."""
+    return PLAYER_COLORS[player % len(PLAYER_COLORS)]
+
+
+def player_marker(player: int) -> str:
+    """A seat's marker shape, the cue besides colour."""
+    return PLAYER_MARKERS[player % len(PLAYER_MARKERS)]
+
+
+# ---------------------------------------------------------------- this turn, from the log
+
+
+@dataclass(frozen=True)
+class Move:
+    """The last move on the board: who, from which field to which, and the fields walked (empty for a jump)."""
+
+    who: int
+    src: int
+    dst: int
+    path: tuple[int, ...]
+
+
+def _turn_start(log: list[E.Event]) -> int:
+    """Index in ``log`` of the last TurnStarted event (0 when the first turn has not started yet)."""
+    for k in range(len(log) - 1, -1, -1):
+        if isinstance(log[k], E.TurnStarted):
+            return k
+    return 0
+
+
+def this_turn_card(game: Game) -> E.CardDrawn | None:
+    """The card drawn in the current turn, if any (a card from an earlier turn is not shown)."""
+    log = game.log
+    for k in range(len(log) - 1, _turn_start(log) - 1, -1):
+        if isinstance(log[k], E.CardDrawn):
+            return log[k]  # type: ignore[return-value]
+    return None
+
+
+def last_roll(game: Game) -> tuple[E.Rolled, bool] | None:
+    """The last roll of the game and whether it was made in the current turn."""
+    this_turn = True
+    for e in reversed(game.log):
+        if isinstance(e, E.Rolled):
+            return e, this_turn
+        if isinstance(e, E.TurnStarted):
+            this_turn = False
+    return None
+
+
+def _walked_back(game: Game, before: E.Event | None) -> bool:
+    """Whether a move came from a "go back N fields" card (the event just before it drew that card)."""
+    if not isinstance(before, E.CardDrawn):
+        return False
+    card = game.board.decks[before.deck][before.card]
+    return card.effect == "move" and card.args.get("steps", 0) < 0
+
+
+def last_move(game: Game) -> Move | None:
+    """The last move of a token: a walk by dice or card, a train ride, or a trip to prison (those two jump)."""
+    log, n = game.log, len(game.fields)
+    prison_of: int | None = None
+    for k in range(len(log) - 1, -1, -1):
+        e = log[k]
+        if isinstance(e, E.SentToPrison) and prison_of is None:
+            prison_of = e.who
+        elif isinstance(e, (E.Moved, E.Travelled)) and (prison_of is None or e.who == prison_of):
+            if prison_of is not None:
+                return Move(e.who, e.dst, game.prison if game.prison is not None else e.dst, ())
+            if isinstance(e, E.Travelled):
+                return Move(e.who, e.src, e.dst, ())
+            step = -1 if _walked_back(game, log[k - 1] if k else None) else 1
+            steps = (e.dst - e.src) * step % n
+            return Move(e.who, e.src, e.dst, tuple((e.src + step * j) % n for j in range(steps + 1)))
+    if prison_of is not None and game.prison is not None:
+        return Move(prison_of, game.prison, game.prison, ())
+    return None
+
+
+# ---------------------------------------------------------------- columns
+
+
+def _buildings_text(game: Game, index: int, lang: str) -> str:
+    lvl = game.level[index]
+    if game.factory[index]:
+        return word("factory", lang)
+    if lvl == game.hotel_level:
+        return word("hotel", lang)
+    if lvl:
+        return word("house", lang) if lvl == 1 else word("houses", lang, n=lvl)
+    return ""
+
+
+#: Per board and language, the columns that never change during a game (kept with the board, so its id stays unique).
+_FIXED: dict[tuple[int, str], tuple[Any, dict[str, list[Any]]]] = {}
+
+
+def _fixed_columns(game: Game, lang: str) -> dict[str, list[Any]]:
+    """The columns of the cells that depend only on the board and the language: places, names, bands, prices."""
+    key = (id(game.board), lang)
+    hit = _FIXED.get(key)
+    if hit is not None and hit[0] is game.board:
+        return hit[1]
+    n = len(game.fields)
+    groups = game.board.groups
+    cols: dict[str, list[Any]] = {k: [] for k in ("x", "y", "band_y", "price_y", "owner_y", "owner_x", "owner_label_x",
+                                                   "index", "name", "label", "label_y", "band", "band_alpha", "price",
+                                                   "kind")}
+    for f in game.fields:
+        x, y = cell_xy(f.index, n)
+        name = f.label(lang)
+        grouped = f.group is not None and f.group in groups
+        for k, v in (("x", x), ("y", y), ("band_y", y + BAND_Y), ("price_y", y + ROW_Y), ("owner_y", y + OWNER_Y),
+                     ("owner_x", x - 0.33), ("owner_label_x", x + 0.08), ("index", f.index), ("name", name),
+                     ("label", wrap(name, NAME_WIDTH, NAME_LINES)),
+                     ("label_y", y + (NAME_Y if f.is_property else 0.2 if is_corner(f.index, n) else 0.04)),
+                     ("band", groups[f.group].color if grouped else "#ffffff"),  # type: ignore[index]
+                     ("band_alpha", 1.0 if grouped else 0.0), ("price", game.money(f.price) if f.price else ""),
+                     ("kind", f.kind)):
+            cols[k].append(v)
+    if len(_FIXED) > 32:
+        _FIXED.clear()
+    _FIXED[key] = (game.board, cols)
+    return cols
 
 
 def board_data(model: GameModel, heat: list[float] | None = None) -> dict[str, list[Any]]:
-    """Columns for the field cells: position, colours, labels, owner, buildings, mortgage mark, heat."""
-    g = model.game
-    cols: dict[str, list[Any]] = {k: [] for k in ("x", "y", "ox", "oy", "index", "name", "label", "band", "price", "owner_color",
-                                                   "owner_alpha", "owner", "buildings", "mortgaged", "fill", "kind")}
-    for f in g.fields:
-        x, y = cell_xy(f.index, len(g.fields))
-        o = g.owner[f.index]
-        name = f.label(model.lang)
-        cols["x"].append(x)
-        cols["y"].append(y)
-        cols["ox"].append(x - 0.33)
-        cols["oy"].append(y - 0.33)
-        cols["index"].append(f.index)
-        cols["name"].append(name)
-        cols["label"].append(_short(name))
-        cols["band"].append(g.board.groups[f.group].color if f.group in g.board.groups else "#ffffff")
-        cols["price"].append(g.money(f.price) if f.price else "")
-        cols["owner"].append(g.players[o].name if o >= 0 else "")
-        cols["owner_color"].append(PLAYER_COLORS[o % len(PLAYER_COLORS)] if o >= 0 else "#ffffff")
-        cols["owner_alpha"].append(1.0 if o >= 0 else 0.0)
-        lvl = g.level[f.index]
-        if g.factory[f.index]:
-            b = "factory"
-        elif lvl == g.hotel_level:
-            b = "hotel"
-        elif lvl:
-            b = f"{lvl} house{'s' if lvl > 1 else ''}"
-        else:
-            b = ""
-        cols["buildings"].append(b)
-        cols["mortgaged"].append("mortgaged" if g.mortgaged[f.index] else "")
-        cols["kind"].append(f.kind)
-        if heat is not None:
-            cols["fill"].append(_heat_color(heat[f.index]))
-        else:
-            cols["fill"].append("#fdfdf6")
+    """Columns for the field cells: place, name, colour band, price, owner's band, buildings, mortgage, last move, heat."""
+    g, lang = model.game, model.lang
+    cols = {k: list(v) for k, v in _fixed_columns(g, lang).items()}
+    move = last_move(g)
+    src, dst = (move.src, move.dst) if move is not None and move.src != move.dst else (-1, move.dst if move else -1)
+    mortgaged_word = word("mortgaged", lang)
+    players = [(p.name, player_color(p.index), player_marker(p.index), _short_name(p.name), _contrast_text(player_color(p.index)))
+               for p in g.players]
+    nobody = ("", "#ffffff", "circle", "", "#000000")
+    dynamic: dict[str, list[Any]] = {k: [] for k in (
+        "price_alpha", "owner", "owner_color", "owner_alpha", "owner_marker", "owner_label", "owner_text", "houses",
+        "hotel", "factory", "buildings", "mortgaged", "mortgage_alpha", "mortgage_fill", "hatch", "last_move",
+        "from_alpha", "to_alpha", "fill", "tip")}
+    top = g.hotel_level
+    for i, price in enumerate(cols["price"]):
+        o, lvl, mortgaged = g.owner[i], g.level[i], g.mortgaged[i]
+        owned = o >= 0
+        owner, color, marker, label, text = players[o] if owned else nobody
+        buildings = _buildings_text(g, i, lang)
+        mark = "from" if i == src else "to" if i == dst else ""
+        tip = [word("owned_by", lang, who=owner)] if owned else []
+        tip += [t for t in (buildings, mortgaged_word if mortgaged else "") if t]
+        for k, v in (("price_alpha", 0.0 if owned else 1.0), ("owner", owner), ("owner_color", color),
+                     ("owner_alpha", 1.0 if owned else 0.0), ("owner_marker", marker), ("owner_label", label),
+                     ("owner_text", text), ("houses", lvl if lvl < top else 0), ("hotel", lvl == top),
+                     ("factory", bool(g.factory[i])), ("buildings", buildings),
+                     ("mortgaged", mortgaged_word if mortgaged else ""), ("mortgage_alpha", 1.0 if mortgaged else 0.0),
+                     ("mortgage_fill", 0.45 if mortgaged else 0.0), ("hatch", "/" if mortgaged else " "),
+                     ("last_move", mark), ("from_alpha", 1.0 if mark == "from" else 0.0),
+                     ("to_alpha", 1.0 if mark == "to" else 0.0),
+                     ("fill", _heat_color(heat[i]) if heat is not None else "#fdfdf6"),
+                     ("tip", ", ".join(tip) if tip else price)):
+            dynamic[k].append(v)
+    cols.update(dynamic)
     return cols
+
+
+def _short_name(name: str, width: int = 7) -> str:
+    """A name cut to fit an owner's band."""
+    return name if len(name) <= width else name[: width - 1].rstrip() + "…"
 
 
 def _heat_color(value: float) -> str:
@@ -95,37 +306,194 @@ def _heat_color(value: float) -> str:
     return f"#{r:02x}{gr:02x}{b:02x}"
 
 
-def token_data(model: GameModel) -> dict[str, list[Any]]:
-    """Columns for the players' tokens, spread inside their cell."""
+def _house(x: float, y: float) -> tuple[list[float], list[float]]:
+    h = 0.065
+    return [x - h, x + h, x + h, x - h], [y - h, y - h, y + h, y + h]
+
+
+def _hotel(x: float, y: float) -> tuple[list[float], list[float]]:
+    w, h = 0.2, 0.085
+    return [x - w, x + w, x + w, x - w], [y - h, y - h, y + h, y + h]
+
+
+#: A factory's outline around its centre: a saw-tooth roof on the right, a chimney on the left.
+_FACTORY = ((-0.2, -0.08), (0.2, -0.08), (0.2, 0.02), (0.133, 0.07), (0.133, 0.02), (0.067, 0.07), (0.067, 0.02),
+            (0.0, 0.07), (0.0, 0.02), (-0.1, 0.02), (-0.1, 0.1), (-0.16, 0.1), (-0.16, 0.02), (-0.2, 0.02))
+
+
+def _factory(x: float, y: float) -> tuple[list[float], list[float]]:
+    return [x + dx for dx, _ in _FACTORY], [y + dy for _, dy in _FACTORY]
+
+
+def buildings_data(model: GameModel) -> dict[str, list[Any]]:
+    """One shape per building: a small square per house, one wide block for a hotel, a factory's outline."""
     g = model.game
-    cols: dict[str, list[Any]] = {k: [] for k in ("x", "y", "color", "marker", "name")}
-    for p in g.players:
-        if not p.active:
-            continue
-        x, y = cell_xy(p.pos, len(g.fields))
-        angle = 2 * math.pi * p.index / max(1, len(g.players))
-        cols["x"].append(x + 0.22 * math.cos(angle))
-        cols["y"].append(y - 0.15 + 0.12 * math.sin(angle))
-        cols["color"].append(PLAYER_COLORS[p.index % len(PLAYER_COLORS)])
-        cols["marker"].append(PLAYER_MARKERS[p.index % len(PLAYER_MARKERS)])
-        cols["name"].append(p.name + (" (in prison)" if p.in_prison else ""))
+    n = len(g.fields)
+    cols: dict[str, list[Any]] = {"xs": [], "ys": [], "field": [], "kind": [], "color": []}
+
+    def add(i: int, kind: str, color: str, shape: tuple[list[float], list[float]]) -> None:
+        cols["xs"].append(shape[0])
+        cols["ys"].append(shape[1])
+        cols["field"].append(i)
+        cols["kind"].append(kind)
+        cols["color"].append(color)
+
+    for i in range(n):
+        x, y = cell_xy(i, n)
+        y += ROW_Y
+        lvl = g.level[i]
+        if g.factory[i]:
+            add(i, "factory", FACTORY_COLOR, _factory(x, y))
+        elif lvl == g.hotel_level:
+            add(i, "hotel", HOTEL_COLOR, _hotel(x, y))
+        elif lvl:
+            gap = 0.17
+            for k in range(lvl):
+                add(i, "house", HOUSE_COLOR, _house(x + (k - (lvl - 1) / 2) * gap, y))
     return cols
 
 
-def middle_text(model: GameModel) -> list[str]:
-    """The lines in the middle of the board: pot, last dice, last card, whose turn."""
+def token_data(model: GameModel) -> dict[str, list[Any]]:
+    """Columns for the players' tokens: just inside the ring next to their field, side by side when they share it."""
     g = model.game
-    lines = []
+    n = len(g.fields)
+    cols: dict[str, list[Any]] = {k: [] for k in ("x", "y", "color", "marker", "name", "line_width")}
+    here: dict[int, list[int]] = {}
+    for p in g.players:
+        if p.active:
+            here.setdefault(p.pos, []).append(p.index)
+    for p in g.players:
+        if not p.active:
+            continue
+        group = here[p.pos]
+        slot = group.index(p.index)
+        row, col = divmod(slot, 3)
+        in_row = min(3, len(group) - 3 * row)
+        along = (col - (in_row - 1) / 2) * 0.3
+        x, y = cell_xy(p.pos, n)
+        if is_corner(p.pos, n):  # a corner has room inside, under its name
+            cols["x"].append(x + along)
+            cols["y"].append(y - 0.2 + 0.27 * row)
+        else:  # beside the field, just inside the ring
+            dx, dy = inward(p.pos, n)
+            depth = 0.78 + 0.3 * row
+            cols["x"].append(x + depth * dx - along * dy)
+            cols["y"].append(y + depth * dy + along * dx)
+        cols["color"].append(player_color(p.index))
+        cols["marker"].append(player_marker(p.index))
+        cols["name"].append(word("in_prison", model.lang, who=p.name) if p.in_prison else p.name)
+        cols["line_width"].append(3.0 if p.index == g.actor and not g.is_over else 1.5)
+    return cols
+
+
+#: Pip places on a die face, as multiples of the pip spacing from the face's centre.
+PIPS: dict[int, tuple[tuple[int, int], ...]] = {
+    1: ((0, 0),),
+    2: ((-1, 1), (1, -1)),
+    3: ((-1, 1), (0, 0), (1, -1)),
+    4: ((-1, 1), (1, 1), (-1, -1), (1, -1)),
+    5: ((-1, 1), (1, 1), (0, 0), (-1, -1), (1, -1)),
+    6: ((-1, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (1, -1)),
+}
+DICE_Y, DICE_X, DIE_SIZE, PIP_STEP = 7.5, (4.85, 6.15), 1.0, 0.26
+
+
+def dice_pips(d1: int, d2: int) -> dict[str, list[float]]:
+    """The pips of two dice faces: six rows per die, the ones a face does not show hidden (alpha 0) at its centre.
+
+    A fixed number of rows lets a new roll change the columns in place.
+    """
+    cols: dict[str, list[float]] = {"x": [], "y": [], "alpha": []}
+    for cx, value in zip(DICE_X, (d1, d2), strict=True):
+        spots = PIPS.get(value, ())
+        for k in range(6):
+            px, py = spots[k] if k < len(spots) else (0, 0)
+            cols["x"].append(cx + px * PIP_STEP)
+            cols["y"].append(DICE_Y + py * PIP_STEP)
+            cols["alpha"].append(1.0 if k < len(spots) else 0.0)
+    return cols
+
+
+#: How far inside the ring (in cells from a field's centre) the last move's path runs: inside the tokens beside the fields.
+PATH_DEPTH = 1.12
+
+
+def is_corner(index: int, size: int = 40) -> bool:
+    """Whether a field sits in a corner of the board."""
+    return index % (size // 4) == 0
+
+
+def move_marks(game: Game) -> tuple[list[tuple[float, float]], tuple[float, float, float] | None]:
+    """The last move drawn: its path just inside the ring (for a walk), and an arrow head (x, y, angle) towards the field reached.
+
+    A jump (a train ride, a trip to prison) has no path: its start and end fields are marked on the board instead.
+    """
+    move = last_move(game)
+    if move is None or move.src == move.dst:
+        return [], None
+    n = len(game.fields)
+    last = len(move.path) - 1
+    cells = [i for k, i in enumerate(move.path) if k in (0, last) or not is_corner(i, n)]  # turn corners on the diagonal
+    tip = _ring_point(move.dst, n, PATH_DEPTH)
+    points = [_ring_point(i, n, PATH_DEPTH) for i in cells]
+    dx, dy = inward(move.dst, n)
+    return points, (tip[0], tip[1], math.atan2(-dy, -dx) - math.pi / 2)  # a triangle points up at angle 0
+
+
+#: Heights in the middle of the board of its lines: pot, the roll's caption, the card's title and text, last move, status.
+CENTRE_Y = {"pot": 8.85, "roll": 6.65, "card_title": 5.75, "card": 4.85, "move": 3.45, "status": 2.55}
+CARD_BOX = {"x": 5.5, "y": 4.95, "width": 6.9, "height": 2.05}
+
+
+def centre_data(model: GameModel) -> dict[str, dict[str, list[Any]]]:
+    """What the middle of the board shows this turn: headline, lines, dice, the card's box and the last move's path."""
+    g, lang = model.game, model.lang
+    pot = ""
     if g.rules.pot_payout != "none":
-        label = "Casino pot" if g.rules.pot_payout == "casino_doubles" else ("BOTE" if model.lang == "es" else "Pot")
-        lines.append(f"{label}: {g.money(g.pot)}")
-    if any(g.dice):
-        lines.append(f"Dice: {g.dice[0]} + {g.dice[1]} = {sum(g.dice)}")
-    if g.last_card is not None:
-        deck, card = g.last_card
-        lines.append(f"Card: {_short(g.card_text(deck, card, model.lang), 40)}")
-    lines.append(model.status())
-    return lines
+        pot = word("casino_pot" if g.rules.pot_payout == "casino_doubles" else "pot", lang, amount=g.money(g.pot))
+    roll = last_roll(g)
+    caption, dice, faded = "", (0, 0), True
+    if roll is not None:
+        e, now = roll
+        dice, faded = (e.d1, e.d2), not now
+        caption = word("rolled", lang, who=g.players[e.who].name, d1=e.d1, d2=e.d2, total=e.d1 + e.d2)
+        if e.d1 == e.d2:
+            caption = word("doubles", lang, text=caption)
+    card = this_turn_card(g)
+    title = text = ""
+    if card is not None:
+        deck = next((f.label(lang) for f in g.fields if f.deck == card.deck), card.deck)
+        title = word("card", lang, deck=deck, who=g.players[card.who].name)
+        text = wrap(g.card_text(card.deck, card.card, lang), CARD_WIDTH, CARD_LINES)
+    move = last_move(g)
+    move_text = ""
+    if move is not None:
+        move_text = wrap(word("last_move", lang, who=g.players[move.who].name, src=g.field_name(move.src, lang),
+                              dst=g.field_name(move.dst, lang)), 64, 2)
+    head = {"x": [SIDE / 2], "y": [CENTRE_Y["pot"]], "text": [pot]}
+    lines = {"x": [SIDE / 2] * 5, "y": [CENTRE_Y[k] for k in ("roll", "card_title", "card", "move", "status")],
+             "text": [caption, title, text, move_text, wrap(model.status(), 64, 2)]}
+    faces = {"x": list(DICE_X), "y": [DICE_Y] * 2, "alpha": [0.0 if roll is None else 0.35 if faded else 1.0] * 2}
+    points, arrow = move_marks(g)
+    path = {"x": [p[0] for p in points], "y": [p[1] for p in points]}
+    hx, hy, angle = arrow or (0.0, 0.0, 0.0)
+    return {
+        "head": head, "lines": lines, "faces": faces, "pips": dice_pips(*dice),
+        "card_box": {"alpha": [1.0 if card is not None else 0.0]},
+        "path": path, "arrow": {"x": [hx], "y": [hy], "angle": [angle], "alpha": [1.0 if arrow else 0.0]},
+    }
+
+
+# ---------------------------------------------------------------- the figure
+
+#: The page's script that keeps every registered text and marker size in proportion to the board's width.
+SCALE_JS = """
+const s = Math.max(0.3, Math.min(2.0, fig.inner_width / base));
+for (const [glyph, prop, size] of items) {
+    const v = size * s;
+    glyph[prop] = prop.endsWith("font_size") ? {value: `${v.toFixed(2)}px`} : {value: v};
+}
+"""
 
 
 class BoardFigure:
@@ -134,55 +502,115 @@ class BoardFigure:
     def __init__(self, model: GameModel) -> None:
         self.model = model
         self.cells = ColumnDataSource(board_data(model))
+        self.buildings = ColumnDataSource(buildings_data(model))
         self.tokens = ColumnDataSource(token_data(model))
-        self.middle = ColumnDataSource({"x": [SIDE / 2] * 4, "y": [6.8, 6.2, 5.6, 5.0], "text": ["", "", "", ""]})
-        fig = figure(width=720, height=720, x_range=(0, SIDE), y_range=(0, SIDE), tools="", toolbar_location=None,
-                     match_aspect=True, sizing_mode="scale_width", max_width=760, min_width=320)
+        centre = centre_data(model)
+        self.centre = {k: ColumnDataSource(v) for k, v in centre.items()}
+        fig = figure(width=BASE_WIDTH, height=BASE_WIDTH, x_range=(0, SIDE), y_range=(0, SIDE), tools="",
+                     toolbar_location=None, sizing_mode="scale_width", aspect_ratio=1, max_width=760, min_width=320,
+                     align="start")  # a row stretches its children to its height; the board stays square
         fig.axis.visible = False
         fig.grid.visible = False
         fig.outline_line_color = None
-        cells = fig.rect("x", "y", 1, 1, source=self.cells, fill_color="fill", line_color="#444444",
-                         selection_fill_color="#ffe680", nonselection_fill_alpha=1.0, selection_line_width=2)
-        fig.rect("x", "y", 0.9, 0.9, source=self.cells, fill_alpha=0, line_color="band", line_width=5)  # colour band
-        fig.text("x", "y", text="label", source=self.cells, text_font_size="7pt", text_align="center",
-                 text_baseline="middle", y_offset=-8)
-        fig.text("x", "y", text="price", source=self.cells, text_font_size="7pt", text_align="center", y_offset=22,
-                 text_color="#333333")
-        fig.text("x", "y", text="buildings", source=self.cells, text_font_size="7pt", text_align="center", y_offset=-28,
-                 text_color="#7a0000", text_font_style="bold")
-        fig.scatter("ox", "oy", source=self.cells, marker="square", size=10, fill_color="owner_color", line_color="#444444",
-                    fill_alpha="owner_alpha", line_alpha="owner_alpha")
-        fig.text("x", "y", text="mortgaged", source=self.cells, text_font_size="6pt", text_align="center", y_offset=30,
-                 text_color="#b00020")
-        fig.scatter("x", "y", source=self.tokens, marker="marker", size=16, fill_color="color", line_color="#000000",
-                    line_width=1.5)
-        fig.text("x", "y", text="text", source=self.middle, text_font_size="12pt", text_align="center")
-        fig.add_tools(TapTool(renderers=[cells]),
-                      HoverTool(renderers=[cells], tooltips=[("", "@name"), ("owner", "@owner"), ("", "@buildings @mortgaged")]))
+        fig.min_border = 0
+        self._scaled: list[tuple[Any, str, float]] = []
+        self._draw_cells(fig)
+        self._draw_centre(fig)
+        self._keep_unselected_as_drawn(fig)
+        fig.js_on_change("inner_width", CustomJS(args={"fig": fig, "base": BASE_WIDTH, "items": self._scaled},
+                                                 code=SCALE_JS))
         self.figure = fig
         self.cells.selected.on_change("indices", self._on_tap)
         self.refresh()
+
+    def _scale(self, renderer: GlyphRenderer, prop: str, size: float) -> GlyphRenderer:
+        """Keep ``renderer``'s ``prop`` at ``size`` pixels on a board :data:`BASE_WIDTH` wide, in proportion otherwise."""
+        renderer.glyph.update(**{prop: f"{size}px" if prop.endswith("font_size") else size})
+        self._scaled.append((renderer.glyph, prop, size))
+        return renderer
+
+    def _draw_cells(self, fig: Any) -> None:
+        src = self.cells
+        cells = fig.rect("x", "y", 1, 1, source=src, fill_color="fill", line_color="#555555",
+                         selection_fill_color="#ffe680", nonselection_fill_alpha=1.0, selection_line_width=2)
+        fig.rect("x", "y", 1, 1, source=src, fill_color="#bdbdbd", fill_alpha="mortgage_fill", line_alpha=0,
+                 hatch_pattern="hatch", hatch_color="#8a8a8a", hatch_alpha="mortgage_fill", hatch_scale=10,
+                 hatch_weight=1.2)
+        fig.rect("x", "band_y", 1, BAND_H, source=src, fill_color="band", fill_alpha="band_alpha", line_color="#555555",
+                 line_alpha="band_alpha")
+        self._scale(fig.text("x", "label_y", text="label", source=src, text_align="center", text_baseline="middle",
+                             text_line_height=1.0, text_color="#111111"), "text_font_size", 8.5)
+        self._scale(fig.text("x", "price_y", text="price", source=src, text_alpha="price_alpha", text_align="center",
+                             text_baseline="middle", text_color="#333333"), "text_font_size", 8.0)
+        fig.patches("xs", "ys", source=self.buildings, fill_color="color", line_color="#ffffff", line_width=0.8)
+        self._scale(fig.text("x", "price_y", text="mortgaged", source=src, text_align="center", text_baseline="middle",
+                             text_color=MORTGAGE_COLOR, text_font_style="bold", background_fill_color="#ffffff",
+                             background_fill_alpha="mortgage_alpha", border_line_color=MORTGAGE_COLOR,
+                             border_line_alpha="mortgage_alpha", padding=2), "text_font_size", 8.0)
+        fig.rect("x", "owner_y", 1, OWNER_H, source=src, fill_color="owner_color", fill_alpha="owner_alpha",
+                 line_color="#333333", line_alpha="owner_alpha")
+        self._scale(fig.scatter("owner_x", "owner_y", source=src, marker="owner_marker", fill_color="#ffffff",
+                                line_color="#000000", fill_alpha="owner_alpha", line_alpha="owner_alpha"), "size", 9.0)
+        self._scale(fig.text("owner_label_x", "owner_y", text="owner_label", source=src, text_color="owner_text",
+                             text_align="center", text_baseline="middle", text_font_style="bold"), "text_font_size", 8.0)
+        fig.rect("x", "y", 0.94, 0.94, source=src, fill_alpha=0, line_color="#111111", line_width=2.5,
+                 line_dash="dashed", line_alpha="from_alpha")
+        fig.rect("x", "y", 0.94, 0.94, source=src, fill_alpha=0, line_color="#111111", line_width=4,
+                 line_alpha="to_alpha")
+        self._tapped = cells
+        fig.add_tools(TapTool(renderers=[cells]), HoverTool(renderers=[cells], tooltips=[("", "@name"), ("", "@tip")]))
+
+    def _draw_centre(self, fig: Any) -> None:
+        c = self.centre
+        fig.line("x", "y", source=c["path"], line_color="#333333", line_width=3, line_alpha=0.75)
+        self._scale(fig.scatter("x", "y", source=c["arrow"], marker="triangle", angle="angle", fill_color="#333333",
+                                line_color="#333333", fill_alpha="alpha", line_alpha="alpha"), "size", 14.0)
+        tokens = self._scale(fig.scatter("x", "y", source=self.tokens, marker="marker", fill_color="color",
+                                         line_color="#000000", line_width="line_width"), "size", 20.0)
+        fig.add_tools(HoverTool(renderers=[tokens], tooltips=[("", "@name")]))
+        self._scale(fig.text("x", "y", text="text", source=c["head"], text_align="center", text_baseline="middle",
+                             text_font_style="bold", text_color="#222222"), "text_font_size", 16.0)
+        fig.rect("x", "y", DIE_SIZE, DIE_SIZE, source=c["faces"], fill_color="#ffffff", line_color="#222222",
+                 line_width=2, fill_alpha="alpha", line_alpha="alpha", border_radius=6)
+        fig.circle("x", "y", radius=0.085, source=c["pips"], fill_color="#222222", fill_alpha="alpha", line_color=None)
+        fig.rect(CARD_BOX["x"], CARD_BOX["y"], CARD_BOX["width"], CARD_BOX["height"], source=c["card_box"],
+                 fill_color="#fff8e1", line_color="#b08900", line_width=2, fill_alpha="alpha", line_alpha="alpha",
+                 border_radius=8)
+        self._scale(fig.text("x", "y", text="text", source=c["lines"], text_align="center", text_baseline="middle",
+                             text_line_height=1.25, text_color="#222222"), "text_font_size", 13.0)
+
+    def _keep_unselected_as_drawn(self, fig: Any) -> None:
+        """A selected field is highlighted; every other mark keeps its look (no fading of the rest)."""
+        for r in fig.renderers:
+            if r is not self._tapped and isinstance(r, GlyphRenderer):
+                r.nonselection_glyph = r.glyph
+                r.selection_glyph = r.glyph
 
     def _on_tap(self, attr: str, old: list[int], new: list[int]) -> None:
         self.model.selected_field = new[0] if new else -1
 
     def refresh(self, heat: list[float] | None = None) -> None:
-        """Redraw from the model (cells, tokens, the middle)."""
+        """Redraw from the model (cells, buildings, tokens, the middle), sending only what changed."""
         _update(self.cells, board_data(self.model, heat))
+        _update(self.buildings, buildings_data(self.model))
         _update(self.tokens, token_data(self.model))
-        _update(self.middle, {"text": [*middle_text(self.model), "", "", "", ""][:4]})
+        for key, data in centre_data(self.model).items():
+            _update(self.centre[key], data)
 
 
 def _update(source: ColumnDataSource, data: dict[str, list[Any]]) -> None:
     """Send only the columns that changed: a step usually moves a token and a few owners, not the whole board.
 
-    Columns whose length changes (a different number of players) replace the data whole.
+    When the number of rows changes (a player leaves, a house is built, a longer path), every column is sent,
+    in one message.
     """
     old = source.data
-    if any(len(v) != len(old.get(k, ())) for k, v in data.items()) or not set(data) <= set(old):
+    if not set(data) <= set(old):
         source.data = {**old, **data}
+        return
+    if any(len(v) != len(old[k]) for k, v in data.items()):
+        source.data.update(data)
         return
     changed = {k: v for k, v in data.items() if list(old[k]) != v}
     if changed:
         source.data.update(changed)
-
