@@ -158,3 +158,31 @@ def test_the_fixture_comparison_notices_a_small_change() -> None:
     nudged = copy.deepcopy(stored)
     nudged["roll"]["squares"][5] += 1e-9
     assert _differences(stored, nudged) and not _differences(stored, copy.deepcopy(stored))
+
+
+def test_the_chain_module_holds_no_rule_of_its_own() -> None:
+    """markov.py names no movement rule option, card effect or special field: the engine decides them all.
+
+    Allowed: the prison's shape, which only sizes the state space, and the card model (``card_draw=random``)
+    that the chain, like the published tables, assumes.
+    """
+    import ast
+    from dataclasses import fields
+
+    from laspoly.engine.turns import _CARD_EFFECTS
+    from laspoly.rules.options import RuleOptions
+
+    source = (Path(__file__).parents[1] / "laspoly" / "analysis" / "markov.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    names = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    names |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.keyword) and n.arg}
+    texts = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings}
+    allowed = {"jail_max_turns", "jail_tries_per_turn", "card_draw"}
+    options = {f.name for f in fields(RuleOptions)} - allowed
+    values = set(_CARD_EFFECTS) | {"go_to_prison", "card", "extra_roll", "lose_turn", "total_3", "any_die_3", "roll_again",
+                                   "exit_roll", "rent_multiplier", "steps", "tax", "pot"}
+    assert (names | texts) & options == set()
+    assert texts & values == set()
+    assert {"jail_exit", "three_doubles", "doubles", "jail_fine_turns"} <= options  # the check can fail
