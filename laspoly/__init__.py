@@ -8,6 +8,7 @@ from laspoly.engine import actions
 from laspoly.engine.game import Game
 from laspoly.errors import (
     BoardError,
+    ChanceError,
     IllegalActionError,
     LaspolyError,
     RuleOptionError,
@@ -20,6 +21,6 @@ from laspoly.rules.presets import load_preset, preset_names
 __version__ = "0.1.0"
 
 __all__ = [
-    "BoardError", "Game", "IllegalActionError", "LaspolyError", "RuleOptionError", "RuleOptions",
+    "BoardError", "ChanceError", "Game", "IllegalActionError", "LaspolyError", "RuleOptionError", "RuleOptions",
     "SaveFileError", "SetupError", "actions", "load_preset", "preset_names",
 ]

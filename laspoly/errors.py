@@ -35,6 +35,10 @@ class SetupError(LaspolyError):
     """A game set up with bad players, seed or dice script."""
 
 
+class ChanceError(LaspolyError):
+    """An outcome forced on a chance event that the event cannot have, or a walk of chance that does not end."""
+
+
 class SaveFileError(LaspolyError):
     """A save file that is corrupt, truncated, foreign, oversized or does not replay."""
 

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import copy
+import functools
+import importlib.util
 import json
+import math
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +19,39 @@ from laspoly.rules.board import board_from_dict
 
 FIXTURES = Path(__file__).parent / "fixtures"
 PRESETS = ("laspoly", "sculptprice", "classic", "standard")
+PINNED = json.loads((FIXTURES / "markov_chains.json").read_text(encoding="utf-8"))
+
+
+@functools.cache
+def _pin_tool() -> Any:
+    """The script that wrote the pinned fixture: the test recomputes exactly what it stored."""
+    path = Path(__file__).parents[1] / "tools" / "pin_markov_chains.py"
+    spec = importlib.util.spec_from_file_location("pin_markov_chains", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _differences(stored: Any, now: Any, where: str = "") -> list[str]:
+    """Where two JSON-like values differ: numbers by more than 1e-12 (relative above 1), anything else at all."""
+    if isinstance(stored, dict) and isinstance(now, dict):
+        if stored.keys() != now.keys():
+            return [f"{where}: keys {sorted(stored)} != {sorted(now)}"]
+        return [d for k in stored for d in _differences(stored[k], now[k], f"{where}.{k}")]
+    if isinstance(stored, list) and isinstance(now, list):
+        if len(stored) != len(now):
+            return [f"{where}: length {len(stored)} != {len(now)}"]
+        return [d for k, (a, b) in enumerate(zip(stored, now, strict=True)) for d in _differences(a, b, f"{where}[{k}]")]
+    if isinstance(stored, float) and isinstance(now, int | float) and not isinstance(now, bool):
+        ok = math.isclose(stored, now, rel_tol=1e-12, abs_tol=1e-12)
+        return [] if ok else [f"{where}: {stored!r} != {now!r}"]
+    return [] if stored == now else [f"{where}: {stored!r} != {now!r}"]
+
+
+def _chain_id(entry: dict[str, Any]) -> str:
+    rules = ",".join(f"{k}={v}" for k, v in entry["rules"].items())
+    return f"{entry['preset']}[{rules}]-{entry['prison_policy']}-train{entry['train_target']}"
 
 
 def _exact(result) -> list[float]:  # type: ignore[no-untyped-def]
@@ -98,3 +135,54 @@ def test_results_come_back_as_dataframes_and_json() -> None:
     assert list(frame.columns) == ["index", "name", "probability", "percent"] and len(frame) == 41
     assert r.as_dict()["squares"][0]["name"] == "Start"
     assert engine_landings("laspoly", 2000).to_frame()["count"].sum() == 2000
+
+
+@pytest.mark.parametrize("stored", PINNED["chains"], ids=_chain_id)
+def test_every_chain_matches_the_pinned_fixture_to_1e_12(stored: dict[str, Any]) -> None:
+    """Results per roll and per turn, stationary distribution, landing weights and per-state rows, as pinned."""
+    tool = _pin_tool()
+    now = tool.chain_entry(stored["preset"], stored["rules"] or None, stored["prison_policy"], stored["train_target"],
+                           stationary="stationary" in stored, per_state="rows" in stored)
+    assert not _differences(stored, json.loads(json.dumps(now)))
+
+
+@pytest.mark.parametrize("stored", PINNED["figures"], ids=lambda e: f"{e['preset']}-{e['prison_policy']}")
+def test_derived_figures_match_the_pinned_fixture_to_1e_12(stored: dict[str, Any]) -> None:
+    """Expected rent per opponent roll, payback in rounds and the pot's share per landing, as pinned."""
+    now = _pin_tool().figures_entry(stored["preset"], stored["prison_policy"])
+    assert not _differences(stored, json.loads(json.dumps(now)))
+
+
+def test_the_fixture_comparison_notices_a_small_change() -> None:
+    stored = PINNED["chains"][0]
+    nudged = copy.deepcopy(stored)
+    nudged["roll"]["squares"][5] += 1e-9
+    assert _differences(stored, nudged) and not _differences(stored, copy.deepcopy(stored))
+
+
+def test_the_chain_module_holds_no_rule_of_its_own() -> None:
+    """markov.py names no movement rule option, card effect or special field: the engine decides them all.
+
+    Allowed: the prison's shape, which only sizes the state space, and the card model (``card_draw=random``)
+    that the chain, like the published tables, assumes.
+    """
+    import ast
+    from dataclasses import fields
+
+    from laspoly.engine.turns import _CARD_EFFECTS
+    from laspoly.rules.options import RuleOptions
+
+    source = (Path(__file__).parents[1] / "laspoly" / "analysis" / "markov.py").read_text(encoding="utf-8")
+    tree = ast.parse(source)
+    docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
+    names = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+    names |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    names |= {n.arg for n in ast.walk(tree) if isinstance(n, ast.keyword) and n.arg}
+    texts = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str) and id(n) not in docstrings}
+    allowed = {"jail_max_turns", "jail_tries_per_turn", "card_draw"}
+    options = {f.name for f in fields(RuleOptions)} - allowed
+    values = set(_CARD_EFFECTS) | {"go_to_prison", "card", "extra_roll", "lose_turn", "total_3", "any_die_3", "roll_again",
+                                   "exit_roll", "rent_multiplier", "steps", "tax", "pot"}
+    assert (names | texts) & options == set()
+    assert texts & values == set()
+    assert {"jail_exit", "three_doubles", "doubles", "jail_fine_turns"} <= options  # the check can fail

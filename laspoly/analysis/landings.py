@@ -136,9 +136,9 @@ def _walk(game: Game, rolls: int, policy: str, target: int | None,
                 progress(step)
             if p.in_prison:
                 by_roll[prison_slot] += 1
-                if game.current != me:  # sent to prison: the turn ended at once
-                    by_turn[prison_slot] += 1
-                    turns += 1
+                if game.current != me:  # sent to prison: the turn ended at once (and S2's lost turn is spent there)
+                    by_turn[prison_slot] += 2 if p.lose_turn else 1
+                    turns += 2 if p.lose_turn else 1
             else:
                 by_roll[p.pos] += 1
         elif phase == BUY:

@@ -1,45 +1,62 @@
-"""Exact Markov chains of one token's movement, derived from a preset's rules and board data.
+"""Exact Markov chains of one token's movement, walked through the engine's own rules.
 
 The chain's states are the moments just before a roll:
 
-* ``free(pos, d)``: on field ``pos`` with ``d`` doubles already rolled this turn;
+* ``free(pos, d)``: on field ``pos`` with ``d`` doubles already rolled this turn
+  (``d = 2`` stands for two or more: no rule looks past the third doubles);
 * ``jail(k, t)``: in prison after ``k`` failed prison turns and ``t`` failed tries this turn.
 
-A roll enumerates the 36 dice outcomes; a card field enumerates its deck's cards,
-each drawn with equal probability (a card that moves onto another card field draws
-again).  Doubles, third doubles (prison, lose a turn, or nothing), how prison is
-left (doubles, a total of 3, a die showing 3; tries per turn; the forced fine) all
-come from :class:`~laspoly.rules.options.RuleOptions`; the fields, decks and the
-prison from the :class:`~laspoly.rules.board.Board`.  Nothing here is written for
-one board.
+Nothing here knows a rule.  For each state the chain puts one token in that
+state on an ordinary engine :class:`~laspoly.engine.game.Game` and plays the
+roll, and :func:`~laspoly.engine.chance.walk_outcomes` replays it once for
+every path of chance outcomes the engine meets: the dice (the 21 pairs of
+:data:`~laspoly.engine.chance.ROLL_UNORDERED`, since no rule reads their
+order), then any card draw (each card of the deck with equal probability, the
+engine's ``card_draw=random``), the draw on another card field that a card
+moved the token to, C7's second roll after leaving prison.  Doubles, third doubles,
+prison tries and the way out, the forced fine, Go-To-Prison, card moves and the
+train are the engine's code; the chain only reads where the token ended,
+whether the turn goes on, and the dice (``Game.dice``) and card rent multiplier
+that rents and the casino would use at that landing.
 
 Where a person chooses, the chain takes a stated policy:
 
-* ``prison_policy="leave"``: pay the fine before rolling whenever the rules allow;
+* ``prison_policy="leave"``: pay the fine before rolling whenever the engine allows it;
   ``"stay"``: never pay, roll for the way out as long as allowed;
 * ``train_target``: ``None`` never takes the train, or a station index to travel to
-  after landing on any other station (when the rules have train travel).
+  whenever the engine offers a journey (after landing on any other station).
 
 Landings are counted **per roll** (where each roll ended: after cards and
 go-to-prison, before a train journey) or **per turn** (where each turn ended),
-with "in prison" kept apart from "just visiting".
+with "in prison" kept apart from "just visiting".  A chain is built once per
+board, rules and policy and kept (:func:`chain_tables`); building it plays
+6,000 to 10,000 short pieces of engine play.
 """
 
 from __future__ import annotations
 
+import dataclasses
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from laspoly.engine import actions as A
+from laspoly.engine import events as E
+from laspoly.engine.chance import Chooser, walk_outcomes
+from laspoly.engine.game import TRAVEL, TURN, Game
 from laspoly.errors import RuleOptionError
 from laspoly.rules.board import Board
 from laspoly.rules.options import RuleOptions
-from laspoly.rules.presets import load_preset
+from laspoly.rules.presets import Preset, load_preset
 
-DICE = [(a, b) for a in range(1, 7) for b in range(1, 7)]
-MAX_CARD_DEPTH = 8
 POLICIES = ("leave", "stay")
+#: The card model of the chain and of the published tables: every draw a fresh random card of the whole deck.
+CARD_MODEL = {"card_draw": "random"}
+PURSE = 10**12  # no payment ever interrupts the token's walk
+MULTIPLIERS = 11  # card rent multipliers 0..10 are tracked
+CACHE_SIZE = 32
 
 
 @dataclass(frozen=True)
@@ -79,6 +96,44 @@ class ChainResult:
         return frame
 
 
+class _Walker(Game):
+    """The engine's game with one seam: a rent due on landing is never charged, only its card multiplier recorded.
+
+    The chain puts every property in the other player's hands, so a landing
+    neither stops for a purchase nor moves money, and the engine's own landing
+    code reports the multiplier of the card that brought the token (the standard
+    utility and railroad cards) at the moment it would apply it.
+    """
+
+    arrival_multiplier = 0
+
+    def _rent_on_landing(self, i: int) -> int:
+        self.arrival_multiplier = self.card_rent_multiplier
+        self.card_rent_multiplier = 0
+        return 0
+
+
+#: What the chain reads off the engine after one path of chance outcomes through a roll: where the roll
+#: ended (the prison slot for "in prison", before any train journey), the next chain state, whether the turn
+#: ended, where it ended (after the train), how many turns that was (2 when the next one is lost, S2), the
+#: dice that moved the token ((0, 0) if it did not move) and the card rent multiplier it arrived with.
+Step = tuple[int, int, bool, int, int, tuple[int, int], int]
+
+
+@dataclass(frozen=True)
+class ChainTables:
+    """The transition matrix and landing arrays of one chain, read-only (they are shared through the cache)."""
+
+    P: np.ndarray
+    land: np.ndarray
+    turn_end: np.ndarray
+    land_total: np.ndarray
+    land_card: np.ndarray
+    land_double: np.ndarray
+    land_double6: np.ndarray
+    train_offered: bool
+
+
 class MovementChain:
     """Builds and solves the chain for one board, rule set and policy."""
 
@@ -90,167 +145,42 @@ class MovementChain:
         if train_target is not None and train_target not in stations:
             raise RuleOptionError(f"the train target must be a station: one of {list(stations)}")
         self.board, self.rules, self.variant = board, rules, variant
-        self.policy, self.target = prison_policy, train_target if rules.train_travel else None
+        self.policy = prison_policy
         self.n = board.size
         self.prison = board.prison
-        self.jail_states = rules.jail_max_turns * rules.jail_tries_per_turn if self.prison is not None else 0
-        self.size = 3 * self.n + self.jail_states
-        self._resolved: dict[int, list[tuple[int, float, int]]] = {}
-        self.P = np.zeros((self.size, self.size))
-        self.land = np.zeros((self.size, self.n + 1))  # per-roll landing probabilities given the state
-        self.turn_end = np.zeros((self.size, self.n + 1))  # turn-ending weight by final position
+        self.layout = Layout(board, rules)
+        tables = chain_tables(board, rules, prison_policy, train_target)
+        self.target = train_target if tables.train_offered else None
+        self.P, self.land, self.turn_end = tables.P, tables.land, tables.turn_end
         # for rents and the casino: landing weighted by the dice total, by a card's rent multiplier,
         # and landings on doubles (not six) and on double six
-        self.land_total = np.zeros((self.size, self.n + 1))
-        self.land_card = np.zeros((self.size, self.n + 1, 11))
-        self.land_double = np.zeros((self.size, self.n + 1))
-        self.land_double6 = np.zeros((self.size, self.n + 1))
-        self._build()
+        self.land_total, self.land_card = tables.land_total, tables.land_card
+        self.land_double, self.land_double6 = tables.land_double, tables.land_double6
+        self.size = self.layout.size
 
     # -- state ids
     def free(self, pos: int, d: int) -> int:
         """Id of the state on ``pos`` with ``d`` doubles rolled this turn."""
-        return pos * 3 + d
+        return self.layout.free(pos, d)
 
     def jail(self, k: int, t: int) -> int:
         """Id of the prison state after ``k`` failed turns and ``t`` failed tries this turn."""
-        return 3 * self.n + k * self.rules.jail_tries_per_turn + t
+        return self.layout.jail(k, t)
 
     @property
     def prison_slot(self) -> int:
         """The landing index that means "in prison" (one past the last field)."""
         return self.n
 
-    # -- resolving a landing: go-to-prison and cards
-    def resolve(self, x: int, depth: int = 0, mult: int = 0) -> list[tuple[int, float, int]]:
-        """Where a token that lands on ``x`` ends up: (field or prison slot, probability, card rent multiplier)."""
-        if depth == 0 and x in self._resolved:
-            return self._resolved[x]
-        f = self.board.fields[x]
-        if f.kind == "go_to_prison":
-            out = [(self.prison_slot, 1.0, 0)]
-        elif f.kind == "card" and depth < MAX_CARD_DEPTH:
-            cards = self.board.decks[f.deck]  # type: ignore[index]
-            acc: dict[tuple[int, int], float] = {}
-            for card in cards:
-                for y, p, m in self._card(x, card.effect, card.args, depth):
-                    acc[(y, m)] = acc.get((y, m), 0.0) + p / len(cards)
-            out = [(y, p, m) for (y, m), p in acc.items()]
-        else:
-            out = [(x, 1.0, mult)]
-        if depth == 0:
-            self._resolved[x] = out
-        return out
-
-    def _card(self, x: int, effect: str, args: dict[str, Any], depth: int) -> list[tuple[int, float, int]]:
-        n = self.n
-        if effect == "go_to_prison":
-            return [(self.prison_slot, 1.0, 0)]
-        if effect == "advance_to":
-            return self.resolve(args["field"], depth + 1)
-        if effect == "advance_to_nearest":
-            kind = args["kind"]
-            target = min((i for i in range(n) if self.board.fields[i].kind == kind), key=lambda i: (i - x - 1) % n)
-            return self.resolve(target, depth + 1, args.get("rent_multiplier") or 0)
-        if effect == "move":
-            return self.resolve((x + args["steps"]) % n, depth + 1)
-        return [(x, 1.0, 0)]
-
-    def _after_landing(self, landing: int) -> int:
-        """The train policy: where the token stands after an optional journey."""
-        if self.target is not None and landing != self.prison_slot and landing != self.target and self.board.fields[landing].kind == "station":
-            return self.target
-        return landing
-
-    # -- building
-    def _add(self, s: int, p: float, landing: int, nxt: int, ends_turn: bool, skipped: int = 0,
-             dice: tuple[int, int] = (0, 0), mult: int = 0) -> None:
-        self.P[s, nxt] += p
-        self.land[s, landing] += p
-        a, b = dice
-        if mult:
-            self.land_card[s, landing, mult] += p
-        else:
-            self.land_total[s, landing] += p * (a + b)
-        if a and a == b:
-            if a == 6:
-                self.land_double6[s, landing] += p
-            else:
-                self.land_double[s, landing] += p
-        if ends_turn:
-            final = self.prison_slot if landing == self.prison_slot else self._after_landing(landing)
-            self.turn_end[s, final] += p * (1 + skipped)
-
-    def _move(self, s: int, p: float, start: int, dice: tuple[int, int], d_next: int | None, skipped: int = 0) -> None:
-        """Move by ``dice`` from ``start``; ``d_next`` is the next doubles count if the turn goes on."""
-        for landing, q, mult in self.resolve((start + dice[0] + dice[1]) % self.n):
-            if landing == self.prison_slot:
-                self._add(s, p * q, landing, self.jail(0, 0), True, dice=dice)
-            else:
-                pos = self._after_landing(landing)
-                if d_next is None:
-                    self._add(s, p * q, landing, self.free(pos, 0), True, skipped, dice, mult)
-                else:
-                    self._add(s, p * q, landing, self.free(pos, d_next), False, 0, dice, mult)
-
-    def _build(self) -> None:
-        r = self.rules
-        for pos in range(self.n):
-            for d in range(3):
-                self._free_roll(self.free(pos, d), pos, d)
-        if self.prison is None:
-            return
-        for k in range(r.jail_max_turns):
-            for t in range(r.jail_tries_per_turn):
-                s = self.jail(k, t)
-                if self.policy == "leave" and t == 0 and k < r.jail_fine_turns:
-                    self._free_roll(s, self.prison, 0)  # pay the fine, then a normal roll
-                else:
-                    self._jail_roll(s, k, t)
-
-    def _free_roll(self, s: int, pos: int, d: int) -> None:
-        r = self.rules
-        for a, b in DICE:
-            p = 1 / 36
-            if a == b and r.doubles == "extra_roll":
-                third = d + 1 >= 3
-                if third and r.three_doubles == "prison" and self.prison is not None:
-                    self._add(s, p, self.prison_slot, self.jail(0, 0), True)
-                elif third and r.three_doubles == "lose_turn":
-                    self._move(s, p, pos, (a, b), None, skipped=1)
-                else:
-                    self._move(s, p, pos, (a, b), min(d + 1, 2))
-            else:
-                self._move(s, p, pos, (a, b), None)
-
-    def _jail_roll(self, s: int, k: int, t: int) -> None:
-        r = self.rules
-        for a, b in DICE:
-            p = 1 / 36
-            way = r.jail_exit
-            freed = (way == "doubles" and a == b) or (way == "total_3" and a + b == 3) or (way == "any_die_3" and 3 in (a, b))
-            if freed:
-                if r.jail_exit_move == "roll_again":
-                    for c, e in DICE:
-                        self._move(s, p / 36, self.prison, (c, e), None)  # type: ignore[arg-type]
-                else:
-                    self._move(s, p, self.prison, (a, b), None)  # type: ignore[arg-type]
-            elif t + 1 < r.jail_tries_per_turn:
-                self._add(s, p, self.prison_slot, self.jail(k, t + 1), False)
-            elif k + 1 >= r.jail_max_turns:
-                self._move(s, p, self.prison, (a, b), None)  # type: ignore[arg-type]  # the forced fine
-            else:
-                self._add(s, p, self.prison_slot, self.jail(k + 1, 0), True)
-
     # -- solving
     def stationary(self) -> np.ndarray:
         """The stationary distribution over roll states."""
         m = self.size
-        A = self.P.T - np.eye(m)
-        A[-1, :] = 1.0
+        A_ = self.P.T - np.eye(m)
+        A_[-1, :] = 1.0
         rhs = np.zeros(m)
         rhs[-1] = 1.0
-        pi, *_ = np.linalg.lstsq(A, rhs, rcond=None)
+        pi, *_ = np.linalg.lstsq(A_, rhs, rcond=None)
         pi = np.clip(pi, 0.0, None)
         return pi / pi.sum()
 
@@ -267,6 +197,149 @@ class MovementChain:
             names=tuple(f.label() for f in self.board.fields), squares=dist[: self.n],
             in_prison=float(dist[self.n]), expected_rolls_per_turn=1.0 / turns_per_roll, states=self.size,
         )
+
+
+class Layout:
+    """The chain's state ids: three free states per field, then the prison states by failed turns and tries.
+
+    The prison's shape (how many turns, how many tries per turn) only sizes the
+    state space; which state follows which is the engine's to say.
+    """
+
+    def __init__(self, board: Board, rules: RuleOptions) -> None:
+        self.n = board.size
+        self.tries = rules.jail_tries_per_turn
+        turns = rules.jail_max_turns if board.prison is not None else 0
+        self.prison_states = [(k, t) for k in range(turns) for t in range(self.tries)]
+        self.size = 3 * self.n + len(self.prison_states)
+
+    def free(self, pos: int, d: int) -> int:
+        """Id of the state on ``pos`` with ``d`` doubles rolled this turn (2 or more counting as 2)."""
+        return pos * 3 + min(d, 2)
+
+    def jail(self, k: int, t: int) -> int:
+        """Id of the prison state after ``k`` failed turns and ``t`` failed tries this turn."""
+        return 3 * self.n + k * self.tries + t
+
+
+class _Roller:
+    """Plays one roll from a chain state on a walker game, under the chain's policy, and reads off the result."""
+
+    def __init__(self, board: Board, rules: RuleOptions, policy: str, target: int | None, ordered_dice: bool) -> None:
+        preset = Preset(id="chain", name={}, board=board, rules=dataclasses.replace(rules, **CARD_MODEL), lang="en")
+        g = self.game = _Walker(2, preset=preset, keep_history=False)
+        for f in board.fields:
+            if f.is_property:
+                g.owner[f.index] = 1
+        self.me, self.other = g.players
+        self.layout = Layout(board, rules)
+        self.policy, self.target, self.ordered_dice = policy, target, ordered_dice
+        self.train_offered = False
+
+    def place(self, pos: int, d: int, jail: tuple[int, int] | None) -> None:
+        """Put the token in a chain state, at the start of its roll, with nothing else pending."""
+        g, me = self.game, self.me
+        g.current, g.phase, g.rolls_due, g.pending_field = 0, TURN, True, -1
+        g.doubles_count, g.prison_tries = d, jail[1] if jail else 0
+        g.card_rent_multiplier = g.arrival_multiplier = 0
+        g.dice, g.pot, g.collect_queue = (0, 0), 0, []
+        me.pos, me.in_prison, me.prison_turns = pos, jail is not None, jail[0] if jail else 0
+        me.lose_turn, me.cash, self.other.cash = False, PURSE, PURSE
+        me.jail_cards.clear()
+        g.log.clear()
+
+    def paths(self, pos: int, d: int, jail: tuple[int, int] | None) -> list[tuple[float, Step]]:
+        """Every path of chance outcomes through one roll from this state, with its probability."""
+        g, roll, fine = self.game, A.Roll(0), A.PayFine(0)
+        self.place(pos, d, jail)
+        pays = self.policy == "leave" and g.is_legal(fine)
+
+        def play(chooser: Chooser) -> Step:
+            self.place(pos, d, jail)
+            g.chance.chooser = chooser
+            if pays:
+                g.push(fine)
+            g.push(roll)
+            return self._read()
+
+        return [(p, step) for p, _, step in walk_outcomes(play, ordered_dice=self.ordered_dice)]
+
+    def _read(self) -> Step:
+        """Where the roll left the token, after the train policy, and whether the turn goes on."""
+        g, me, layout = self.game, self.me, self.layout
+        moved = any(type(e) is E.Moved for e in g.log)
+        landing = layout.n if me.in_prison else me.pos
+        multiplier = 0 if me.in_prison else g.arrival_multiplier
+        if g.phase == TRAVEL:
+            self.train_offered = True
+            go = self.target is not None and me.pos != self.target
+            g.push(A.Travel(0, self.target) if go else A.StayPut(0))  # type: ignore[arg-type]
+        if g.phase != TURN:
+            raise RuntimeError(f"a chain walker reached phase {g.phase!r}")
+        goes_on = g.current == 0 and g.rolls_due
+        if me.in_prison:
+            nxt = layout.jail(me.prison_turns, g.prison_tries if goes_on else 0)
+        else:
+            nxt = layout.free(me.pos, g.doubles_count if goes_on else 0)
+        return (landing, nxt, not goes_on, layout.n if me.in_prison else me.pos, 2 if me.lose_turn else 1,
+                g.dice if moved else (0, 0), multiplier)
+
+
+def _build(board: Board, rules: RuleOptions, policy: str, target: int | None, ordered_dice: bool) -> ChainTables:
+    """Walk one roll from every state through the engine and add up the chain's arrays."""
+    roller = _Roller(board, rules, policy, target, ordered_dice)
+    layout = roller.layout
+    n, size = layout.n, layout.size
+    starts = [(layout.free(pos, d), pos, d, None) for pos in range(n) for d in range(3)]
+    starts += [(layout.jail(k, t), board.prison, 0, (k, t)) for k, t in layout.prison_states]
+    P = np.zeros((size, size))
+    land, turn_end = np.zeros((size, n + 1)), np.zeros((size, n + 1))
+    land_total, land_card = np.zeros((size, n + 1)), np.zeros((size, n + 1, MULTIPLIERS))
+    land_double, land_double6 = np.zeros((size, n + 1)), np.zeros((size, n + 1))
+    for s, pos, d, jail in starts:
+        for p, (x, nxt, ends_turn, final, turns, (a, b), mult) in roller.paths(pos, d, jail):  # type: ignore[arg-type]
+            P[s, nxt] += p
+            land[s, x] += p
+            if mult:
+                land_card[s, x, mult] += p
+            else:
+                land_total[s, x] += p * (a + b)
+            if a and a == b:
+                (land_double6 if a == 6 else land_double)[s, x] += p
+            if ends_turn:
+                turn_end[s, final] += p * turns
+    return ChainTables(P, land, turn_end, land_total, land_card, land_double, land_double6, roller.train_offered)
+
+
+_CACHE: OrderedDict[tuple[Any, ...], tuple[Board, ChainTables]] = OrderedDict()
+
+
+def chain_tables(board: Board, rules: RuleOptions, policy: str = "leave", target: int | None = None,
+                 *, ordered_dice: bool = False) -> ChainTables:
+    """The chain's arrays for a board, rules and policy: walked on first use, then kept (the last 32).
+
+    ``ordered_dice=True`` walks all 36 ordered pairs of dice instead of 21; the
+    chain is the same (a test holds every preset to it), only slower to build.
+    """
+    key = (id(board), rules, policy, target, ordered_dice)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0] is board:
+        _CACHE.move_to_end(key)
+        return hit[1]
+    tables = _build(board, rules, policy, target, ordered_dice)
+    for f in dataclasses.fields(tables):
+        value = getattr(tables, f.name)
+        if isinstance(value, np.ndarray):
+            value.setflags(write=False)
+    _CACHE[key] = (board, tables)
+    while len(_CACHE) > CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return tables
+
+
+def clear_chain_cache() -> None:
+    """Forget every walked chain (for benchmarks that time a build from scratch)."""
+    _CACHE.clear()
 
 
 def markov(variant: str = "laspoly", *, rules: dict[str, Any] | None = None, per: str = "roll",

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from fractions import Fraction
 from typing import Any
 
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
+from laspoly.engine.chance import ROLL, Outcome, OutcomeQueue, draw_node
 from laspoly.engine.events import BANK, POT
 from laspoly.engine.payments import Payments
 from laspoly.engine.state import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Player
+from laspoly.errors import ChanceError
 
 
 class Turns(Payments):
@@ -60,6 +63,68 @@ class Turns(Payments):
             if self._offer_problem(self.offers[k]):
                 del self.offers[k]
                 self._emit(E.TradeLapsed(k))
+
+    # ------------------------------------------------------------ chance nodes
+
+    def chance_outcomes(self) -> list[tuple[Outcome, Fraction]]:
+        """The outcomes of the roll a :class:`~laspoly.engine.actions.Roll` would make now, with exact probabilities.
+
+        OpenSpiel's ``chance_outcomes``: the 36 ordered pairs of dice, 1/36 each,
+        whenever a roll is due (to move, or in prison to try for the way out);
+        empty when none is.  The chance events that may follow inside the same
+        roll (a card draw, a second roll after leaving prison, C7, the roll for a
+        utility card's rent) are nodes of their own, listed by
+        :meth:`card_outcomes` or reached by :func:`~laspoly.engine.chance.walk_outcomes`.
+        """
+        if self.phase != TURN or not self.rolls_due:
+            return []
+        return list(ROLL.outcomes)
+
+    def card_outcomes(self, deck: str) -> list[tuple[Outcome, Fraction]]:
+        """What a draw from ``deck`` gives now: each card 1/n under ``card_draw=random``; under ``cycle``, the top card for certain."""
+        if deck not in self.decks:
+            raise ChanceError(f"this board has no deck {deck!r}; decks are: {', '.join(self.decks)}")
+        cards = self.decks[deck]
+        if self.rules.card_draw == "cycle":
+            return [((deck, cards[0]), Fraction(1))] if cards else []
+        return list(draw_node(deck, len(cards)).outcomes)
+
+    def push_outcome(self, outcome: Outcome) -> None:
+        """Decide a coming chance event: dice ``(d1, d2)`` for the next roll, or ``(deck, card index)`` for the next draw from that deck.
+
+        Pushed outcomes are played before the dice script and the seeded
+        generator, each kind in the order pushed, and leave the generator
+        untouched.  A game that took a pushed outcome no longer follows from its
+        seed, so its save file does not replay; this is for solvers, lessons and
+        tests.  An outcome that the event cannot have raises
+        :class:`~laspoly.errors.ChanceError` and changes nothing.
+        """
+        deck = self._outcome_kind(outcome)
+        queue = self.chance.chooser
+        if queue is None:
+            queue = self.chance.chooser = OutcomeQueue(self.chance)
+        elif not isinstance(queue, OutcomeQueue):
+            raise ChanceError("this game's chance events are chosen by a solver; no outcome can be pushed now")
+        queue.push(deck, (outcome[0], outcome[1]))
+
+    def _outcome_kind(self, outcome: Any) -> str | None:
+        """Check a pushed outcome; the deck it is drawn from, or ``None`` for dice."""
+        if not isinstance(outcome, tuple | list) or len(outcome) != 2:
+            raise ChanceError(f"an outcome is two dice like (6, 6) or a card like ('chance', 3), not {outcome!r}")
+        first, second = outcome
+        if isinstance(second, bool) or not isinstance(second, int):
+            raise ChanceError(f"an outcome is two dice like (6, 6) or a card like ('chance', 3), not {outcome!r}")
+        if isinstance(first, str):
+            if self.rules.card_draw == "cycle":
+                raise ChanceError(f"with card_draw=cycle the order of the {first} deck decides the card: there is no chance to choose")
+            if first not in self.decks:
+                raise ChanceError(f"this board has no deck {first!r}; decks are: {', '.join(self.decks)}")
+            if not 0 <= second < len(self.decks[first]):
+                raise ChanceError(f"the {first} deck has cards 0 to {len(self.decks[first]) - 1}, not {second}")
+            return first
+        if isinstance(first, bool) or not isinstance(first, int) or not (1 <= first <= 6 and 1 <= second <= 6):
+            raise ChanceError(f"each die shows 1 to 6, not {outcome!r}")
+        return None
 
     # ------------------------------------------------------------ handlers
 
@@ -242,7 +307,7 @@ class Turns(Payments):
         """
         deck = self.decks[deck_name]
         cycle = self.rules.card_draw == "cycle"
-        card_index = deck.popleft() if cycle else self.chance.choice_index(len(deck))
+        card_index = deck.popleft() if cycle else self.chance.draw(deck_name, len(deck))
         card = self.board.decks[deck_name][card_index]
         keep = card.effect == "get_out_of_prison"
         if keep:
