@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from laspoly.bots.basic import BasicBot, Bot
 from laspoly.engine import actions as A
 from laspoly.engine.game import OVER, Game
+from laspoly.engine.observation import Observation
 
 DEFAULT_MAX_ROUNDS = 1000
 
@@ -15,25 +16,27 @@ def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = F
                    until: Callable[[Game], bool] | None = None, max_actions: int = 1_000_000) -> int:
     """Let bots decide until the game ends, a person (``None`` seat) must decide, or ``until`` is true.
 
-    Bots always claim rent owed to them first (C6).  With ``validate`` every
+    Bots see the game through one :class:`~laspoly.engine.observation.Observation`
+    (built here, once).  Bots always claim rent owed to them first (C6).  With ``validate`` every
     bot action goes through :meth:`Game.apply`; otherwise through the fast
     :meth:`Game.push`.  Returns the number of actions played.
     """
     play = game.apply if validate else game.push
+    seen = game.observe()  # what the bots see: one read-only view for the whole loop
     done = 0
     while game.phase != OVER and done < max_actions:
-        if game.claims and _claim_for_bots(game, bots, play):
+        if game.claims and _claim_for_bots(game, seen, bots, play):
             done += 1
             continue
         bot = bots[game.actor]
         if bot is None or (until is not None and until(game)):
             break
-        play(bot.choose(game))
+        play(bot.choose(seen))
         done += 1
     return done
 
 
-def _claim_for_bots(game: Game, bots: Sequence[Bot | None], play: Callable[[A.Action], None]) -> bool:
+def _claim_for_bots(game: Game, seen: Observation, bots: Sequence[Bot | None], play: Callable[[A.Action], None]) -> bool:
     """C6: a bot claims rent owed to it before anyone moves on.  True if one claimed.
 
     Claims owed to people wait for their click, and lapse at the next roll.
@@ -41,7 +44,7 @@ def _claim_for_bots(game: Game, bots: Sequence[Bot | None], play: Callable[[A.Ac
     for _, owner, field, _ in game.claims:
         bot = bots[owner]
         claim = A.ClaimRent(owner, field)
-        if bot is not None and bot.claims_rent(game, owner) and game.is_legal(claim):
+        if bot is not None and bot.claims_rent(seen, owner) and game.is_legal(claim):
             play(claim)
             return True
     return False

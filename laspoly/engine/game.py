@@ -35,6 +35,7 @@ from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.chance import Chance, parse_dice_script
 from laspoly.engine.events import BANK
+from laspoly.engine.observation import Observation
 from laspoly.engine.state import (
     AUCTION,
     BUY,
@@ -138,6 +139,10 @@ class Game(Turns):
             seats = [i for i in seats if totals[i] == best]
             if len(seats) == 1:
                 return seats[0]
+
+    def observe(self) -> Observation:
+        """What a player at the table may know: the read-only view bots decide from (build it once per game)."""
+        return Observation(self)
 
     # ------------------------------------------------------------ applying actions
 

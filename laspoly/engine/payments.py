@@ -176,7 +176,8 @@ class Payments(Legality):
         p.active = False
         p.in_prison = False
         self.debt = None
-        self.offers = {k: o for k, o in self.offers.items() if p.index not in (o.proposer, o.receiver)}
+        for k in [k for k, o in self.offers.items() if p.index in (o.proposer, o.receiver)]:
+            del self.offers[k]  # in place: an observation holds this dict for the whole game
         self.claims = [c for c in self.claims if p.index not in (c[0], c[1])]
         if self._check_last_player():
             return

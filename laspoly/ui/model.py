@@ -214,7 +214,7 @@ class GameModel(param.Parameterized):
         bot = self._bots.get(g.actor)
         if bot is None:
             return False
-        return self._commit(bot.choose(g))
+        return self._commit(bot.choose(g.observe()))
 
     def step(self) -> int:
         """"Next": bots play until the turn passes or a person must decide.  Returns actions played."""
@@ -247,7 +247,7 @@ class GameModel(param.Parameterized):
                         if g.is_legal(A.ClaimRent(owner, field)):
                             self._commit(A.ClaimRent(owner, field))
                     continue
-                self._commit(stand_in.choose(g))
+                self._commit(stand_in.choose(g.observe()))
                 g = self.game
             if self.deadline is not None and time.time() >= self.deadline:
                 g.end_by_cap()
