@@ -56,9 +56,10 @@ postgres:
 	  fi; \
 	fi
 
-## test: install laspoly with the test extras (and Chromium and PostgreSQL) and run ruff and the whole suite
+## test: install laspoly with the test extras (and Chromium and PostgreSQL) and run ruff, mypy and the whole suite
 test: $(VENV)/.test-installed chromium postgres
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
+	$(BIN)/mypy
 	$(BIN)/python -m pytest
 
 ## smoke: ruff and a quick subset of the tests (no browser, notebooks or long runs), under a minute
@@ -66,9 +67,10 @@ smoke: $(VENV)/.test-installed
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
 	$(BIN)/python -m pytest -q -m "not slow and not browser" $(SMOKE)
 
-## lint: ruff only
+## lint: ruff, and mypy --strict on the engine, rules, errors and bots (settings in pyproject.toml)
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
+	$(BIN)/mypy
 
 ## soak: 100,000 checked bot games across presets and seeds (kept out of make test)
 soak: $(VENV)/.app-installed

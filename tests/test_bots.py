@@ -40,7 +40,7 @@ def test_the_trader_completes_a_group_through_an_accepted_offer() -> None:
     give(g, ANA, "Fremont Street")
     give(g, BEN, "Glitter Gulch")
     trader, other = make_bot("trader"), make_bot("basic")
-    offer = trader.choose(g)
+    offer = trader.choose(g.observe())
     assert isinstance(offer, A.ProposeTrade) and offer.take == (3,) and offer.cash == 128
     g.apply(offer)
     play_bot_turns(g, [trader, other], until=lambda game: game.current == ANA and game.turns > 1)
@@ -59,7 +59,7 @@ def test_the_cautious_bot_never_goes_below_its_reserve_by_choice() -> None:
                 if g.claims or g.actor != 0:
                     play_bot_turns(g, bots, max_actions=1)
                     continue
-                action = bots[0].choose(g)
+                action = bots[0].choose(g.observe())
                 g.apply(action)
                 if isinstance(action, by_choice) and g.players[0].active:
                     assert g.players[0].cash >= 500, (preset, seed, action)
@@ -70,13 +70,13 @@ def test_the_cautious_bot_never_goes_below_its_reserve_by_choice() -> None:
 def test_jail_and_train_choices_are_bot_parameters() -> None:
     g = new_game("3-4")
     jail(g, ANA)
-    assert isinstance(BasicBot(jail="leave").choose(g), A.PayFine)
-    assert isinstance(BasicBot(jail="stay").choose(g), A.Roll)
+    assert isinstance(BasicBot(jail="leave").choose(g.observe()), A.PayFine)
+    assert isinstance(BasicBot(jail="stay").choose(g.observe()), A.Roll)
     g2 = new_game("1-4")
     act(g2, A.Roll)
     act(g2, A.DeclineBuy)
-    assert BasicBot(train=25).choose(g2) == A.Travel(ANA, 25)
-    assert BasicBot().choose(g2) == A.StayPut(ANA)
+    assert BasicBot(train=25).choose(g2.observe()) == A.Travel(ANA, 25)
+    assert BasicBot().choose(g2.observe()) == A.StayPut(ANA)
 
 
 def test_a_bot_chooses_without_changing_the_state() -> None:
@@ -86,7 +86,7 @@ def test_a_bot_chooses_without_changing_the_state() -> None:
         if g.is_over:
             break
         before = g.digest()
-        action = bots[g.actor].choose(g)
+        action = bots[g.actor].choose(g.observe())
         assert g.digest() == before
         g.apply(action)
 

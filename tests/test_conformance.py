@@ -109,6 +109,6 @@ def test_random_actions_legal_ones_play_and_illegal_ones_change_nothing(preset: 
             if not g.is_over:
                 for a in g.legal_actions():
                     assert g.why_illegal(a) is None
-                g.apply(bot.choose(g))
+                g.apply(bot.choose(g.observe()))
             assert problems(g) == []
     assert illegal > 500 and legal > 50

@@ -96,13 +96,13 @@ def test_a_game_rebuilt_from_its_position_plays_on_identically(seed: int) -> Non
     bots = _bots(3, seed)
     play_bot_turns(g, bots, max_actions=60 + 40 * seed)
     while g.phase not in ("turn", "buy", "travel"):
-        g.apply(bots[g.actor].choose(g))
+        g.apply(bots[g.actor].choose(g.observe()))
     twin = Game.from_position(position_of(g))
     assert twin.legal_actions() == g.legal_actions()
     for _ in range(300):
         if g.is_over:
             break
-        action = bots[g.actor].choose(g)
+        action = bots[g.actor].choose(g.observe())
         before, twin_before = len(g.log), len(twin.log)
         g.apply(action)
         twin.apply(action)

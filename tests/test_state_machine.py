@@ -45,7 +45,7 @@ class GameMachine(RuleBasedStateMachine):
             for _, owner, field, _ in list(self.game.claims):
                 if self.game.is_legal(A.ClaimRent(owner, field)):
                     self.game.apply(A.ClaimRent(owner, field))
-            self.game.apply(self.bot.choose(self.game))
+            self.game.apply(self.bot.choose(self.game.observe()))
 
     @rule(kind=st.sampled_from(sorted(A.ACTION_TYPES)), player=st.integers(-1, 4), field=st.integers(-2, 41),
           amount=st.integers(-50, 5000))

@@ -94,7 +94,7 @@ def find_position(preset: str, seeds: range = range(1, 200)) -> Game:
                     and not game.players[0].in_prison and not _turn_has_begun(game) and _is_rich(game)
                     and _roll_draws_a_card(game)):
                 return game
-            game.apply(bots[game.actor].choose(game))
+            game.apply(bots[game.actor].choose(game.observe()))
     raise SystemExit(f"no position found for {preset} in seeds {seeds.start}-{seeds.stop - 1}")
 
 

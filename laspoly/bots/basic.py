@@ -1,30 +1,38 @@
 """Bots: players that choose among legal actions and never touch the state.
 
+A bot sees an :class:`~laspoly.engine.observation.Observation` of the game, what
+a player at the table may know, never the :class:`Game` itself: it cannot read
+the order of the decks or the dice generator, and it has no way to move.
+
 :class:`BasicBot` is a sensible buyer and builder that keeps a cash reserve.
-It asks the game targeted questions (``why_illegal`` on the one action it is
-about to take) rather than enumerating every legal action, so a simulation
-pays only for what the bot uses.  :class:`RandomBot` picks uniformly among
-:meth:`Game.legal_actions` with its own seeded generator (for fuzzing).
+It asks targeted questions (``why_illegal`` on the one action it is about to
+take) rather than enumerating every legal action, so a simulation pays only
+for what the bot uses.  :class:`RandomBot` picks uniformly among
+:meth:`~laspoly.engine.observation.Observation.legal_actions` with its own
+seeded generator (for fuzzing).
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from laspoly.engine import actions as A
-from laspoly.engine.game import AUCTION, BUY, DEBT, TRAVEL, TURN, Game, TradeOffer
+from laspoly.engine.observation import Observation
+from laspoly.engine.state import AUCTION, BUY, DEBT, TRAVEL, TURN, TradeOffer
+from laspoly.rules.board import Field
 
 
 class Bot:
-    """Base class: ``choose`` returns one legal action for ``game.actor``."""
+    """Base class: ``choose`` returns one legal action for ``game.actor``, seeing only an observation."""
 
     name = "bot"
 
-    def choose(self, game: Game) -> A.Action:
+    def choose(self, game: Observation) -> A.Action:
         """The action this bot takes now."""
         raise NotImplementedError
 
-    def claims_rent(self, game: Game, player: int) -> bool:
+    def claims_rent(self, game: Observation, player: int) -> bool:
         """Whether this bot claims rent owed to it (C6: bots always claim)."""
         return True
 
@@ -59,28 +67,30 @@ class BasicBot(Bot):
         self.train = train
         self.trade = trade
         self.accept_margin = accept_margin
-        self._groups_seen: tuple[int, int, int] = (-1, -1, -1)
+        self._groups_seen: tuple[list[int] | None, int, int] = (None, -1, -1)  # (the game's owner list, version, player)
         self._groups: list[tuple[int, ...]] = []
         self._offered: dict[int, int] = {}  # field -> round of the last offer for it
+        self._fields_seen: tuple[Field, ...] = ()
+        self._properties: tuple[int, ...] = ()
 
-    def choose(self, game: Game) -> A.Action:
+    def choose(self, game: Observation) -> A.Action:
         """Pick the action for the current decision."""
-        me = game.actor
         phase = game.phase
-        if phase == TURN:
-            return self._turn(game, me)
+        if phase == TURN:  # the current player decides in the turn, buy and travel phases: no need to ask for the actor
+            return self._turn(game, game.current)
         if phase == BUY:
+            me = game.current
             price = game.fields[game.pending_field].price
             return A.Buy(me) if game.players[me].cash - price > self.reserve else A.DeclineBuy(me)
         if phase == TRAVEL:
-            return self._travel(game, me)
+            return self._travel(game, game.current)
         if phase == DEBT:
-            return self._raise_money(game, me)
+            return self._raise_money(game, game.actor)
         if phase == AUCTION:
-            return self._bid(game, me)
+            return self._bid(game, game.actor)
         raise RuntimeError(f"no decision in phase {phase!r}")
 
-    def _turn(self, game: Game, me: int) -> A.Action:
+    def _turn(self, game: Observation, me: int) -> A.Action:
         p = game.players[me]
         if game.offers:
             for o in game.offers.values():
@@ -103,28 +113,32 @@ class BasicBot(Bot):
                 return offer
         return A.Roll(me)
 
-    def _leaves_prison(self, game: Game) -> bool:
+    def _leaves_prison(self, game: Observation) -> bool:
+        """``auto``: leave while some property has no owner (-1) yet, then stay."""
         if self.jail == "auto":
-            return -1 in (game.owner[i] for i in range(len(game.fields)) if game.fields[i].is_property)
+            if game.fields is not self._fields_seen:  # the board's properties, found once per board
+                self._fields_seen = game.fields
+                self._properties = tuple(f.index for f in game.fields if f.is_property)
+            return -1 in map(game.owner.__getitem__, self._properties)
         return self.jail == "leave"
 
-    def _travel(self, game: Game, me: int) -> A.Action:
+    def _travel(self, game: Observation, me: int) -> A.Action:
         t = self.train
         if t is not None and t != game.players[me].pos and game.players[me].cash - game.train_fare(game.players[me].pos, t) > self.reserve:
             return A.Travel(me, t)
         return A.StayPut(me)
 
     # -- trading
-    def _value(self, game: Game, fields: tuple[int, ...]) -> int:
+    def _value(self, game: Observation, fields: tuple[int, ...]) -> int:
         return sum(game.fields[i].price - (game.fields[i].mortgage if game.mortgaged[i] else 0) for i in fields)
 
-    def _likes(self, game: Game, me: int, o: TradeOffer) -> bool:
+    def _likes(self, game: Observation, me: int, o: TradeOffer) -> bool:
         """Accept when the offer is worth ``accept_margin`` times what it costs and keeps the reserve."""
         gets = self._value(game, o.give) + max(o.cash, 0) + 50 * o.give_cards
         gives = self._value(game, o.take) + max(-o.cash, 0) + 50 * o.take_cards
         return gets >= self.accept_margin * gives and game.players[me].cash + o.cash > self.reserve and game.why_illegal(A.AcceptTrade(me, o.id)) is None
 
-    def _offer(self, game: Game, me: int) -> A.Action | None:
+    def _offer(self, game: Observation, me: int) -> A.Action | None:
         """Offer cash for the one street that would complete a colour group (at most every 5 rounds)."""
         if any(o.proposer == me for o in game.offers.values()):
             return None
@@ -146,7 +160,7 @@ class BasicBot(Bot):
                 return offer
         return None
 
-    def _build(self, game: Game, me: int) -> A.Action | None:
+    def _build(self, game: Observation, me: int) -> A.Action | None:
         """One building on a complete group, evenly, if it keeps the reserve.
 
         Cheap arithmetic picks the single candidate per group; only that one is
@@ -165,16 +179,16 @@ class BasicBot(Bot):
                 return action
         return None
 
-    def _complete_groups(self, game: Game, me: int) -> list[tuple[int, ...]]:
+    def _complete_groups(self, game: Observation, me: int) -> list[tuple[int, ...]]:
         """The colour groups ``me`` owns whole, recomputed only when ownership changed."""
-        key = (id(game), game.owner_version, me)
-        if key != self._groups_seen:
-            owner = game.owner
+        owner = game.owner
+        seen_owner, seen_version, seen_me = self._groups_seen
+        if owner is not seen_owner or game.owner_version != seen_version or me != seen_me:
             self._groups = [g for g in game.board_groups if all(owner[j] == me for j in g)]
-            self._groups_seen = key
+            self._groups_seen = (owner, game.owner_version, me)
         return self._groups
 
-    def _candidate(self, game: Game, me: int, streets: tuple[int, ...]) -> A.Build | None:
+    def _candidate(self, game: Observation, me: int, streets: tuple[int, ...]) -> A.Build | None:
         level, factory = game.level, game.factory
         if self.prefer == "none":
             return None
@@ -193,7 +207,7 @@ class BasicBot(Bot):
             return A.Build(me, j, "hotel")
         return None
 
-    def _raise_money(self, game: Game, me: int) -> A.Action:
+    def _raise_money(self, game: Observation, me: int) -> A.Action:
         """Sell buildings from the most built street, then mortgage, then sell to the bank."""
         mine = game.owned_by(me)
         built = [j for j in mine if game.level[j] or game.factory[j]]
@@ -206,7 +220,7 @@ class BasicBot(Bot):
                 return a if game.why_illegal(a) is None else A.SellProperty(me, j)
         raise RuntimeError("a debtor with nothing left to sell")  # the engine bankrupts such a player at once
 
-    def _bid(self, game: Game, me: int) -> A.Action:
+    def _bid(self, game: Observation, me: int) -> A.Action:
         au = game.auction
         assert au is not None
         price = game.fields[au.field].price
@@ -225,7 +239,7 @@ class RandomBot(Bot):
     def __init__(self, seed: int = 0) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, game: Game) -> A.Action:
+    def choose(self, game: Observation) -> A.Action:
         """Any legal action, preferring to move the game on half of the time."""
         legal = game.legal_actions()
         movers = [a for a in legal if isinstance(a, A.Roll | A.EndTurn | A.Buy | A.PassAuction | A.StayPut)]
@@ -248,7 +262,7 @@ TEMPERAMENTS: dict[str, str] = {
 
 def make_bot(name: str, seed: int = 0) -> Bot:
     """A bot by temperament name (see :data:`TEMPERAMENTS`)."""
-    makers = {
+    makers: dict[str, Callable[[], Bot]] = {
         "basic": lambda: BasicBot(),
         "random": lambda: RandomBot(seed),
         "greedy": lambda: BasicBot(reserve=0, bid_factor=1.5, jail="leave"),

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from laspoly.bots.basic import BasicBot, Bot
 from laspoly.engine import actions as A
 from laspoly.engine.game import OVER, Game
+from laspoly.engine.observation import Observation
 
 DEFAULT_MAX_ROUNDS = 1000
 
@@ -21,17 +22,19 @@ def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = F
                    commit: Play | None = None) -> int:
     """Let bots decide until the game ends, a person (``None`` seat) must decide, or ``until`` is true.
 
-    Bots always claim rent owed to them first (C6).  With ``validate`` every
+    Bots see the game through one :class:`~laspoly.engine.observation.Observation`
+    (built here, once).  Bots always claim rent owed to them first (C6).  With ``validate`` every
     bot action goes through :meth:`Game.apply`; otherwise through the fast
     :meth:`Game.push`.  A ``commit`` plays each action instead (the dashboard
     stores a room's action before playing it); when it returns ``False`` the
     action was not played and the loop stops.  Returns the number of actions played.
     """
     play: Play = commit if commit is not None else game.apply if validate else game.push
+    seen = game.observe()  # what the bots see: one read-only view for the whole loop
     done = 0
     while game.phase != OVER and done < max_actions:
         if game.claims:
-            claimed = _claim_for_bots(game, bots, play)
+            claimed = _claim_for_bots(game, seen, bots, play)
             if claimed is False:
                 break
             if claimed:
@@ -40,13 +43,13 @@ def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = F
         bot = bots[game.actor]
         if bot is None or (until is not None and until(game)):
             break
-        if play(bot.choose(game)) is False:
+        if play(bot.choose(seen)) is False:
             break
         done += 1
     return done
 
 
-def _claim_for_bots(game: Game, bots: Sequence[Bot | None], play: Play) -> bool | None:
+def _claim_for_bots(game: Game, seen: Observation, bots: Sequence[Bot | None], play: Play) -> bool | None:
     """C6: a bot claims rent owed to it before anyone moves on.
 
     True if one claimed, None if none did, False if the claim was not played.
@@ -55,7 +58,7 @@ def _claim_for_bots(game: Game, bots: Sequence[Bot | None], play: Play) -> bool 
     for _, owner, field, _ in game.claims:
         bot = bots[owner]
         claim = A.ClaimRent(owner, field)
-        if bot is not None and bot.claims_rent(game, owner) and game.is_legal(claim):
+        if bot is not None and bot.claims_rent(seen, owner) and game.is_legal(claim):
             return play(claim) is not False
     return None
 

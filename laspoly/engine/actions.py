@@ -7,8 +7,9 @@ before anything changes.  Actions serialise to plain dicts for save files.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-from typing import Any
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, TypeVar
 
 from laspoly.errors import SaveFileError
 
@@ -157,6 +158,19 @@ class ClaimRent(Action):
 
 ACTION_TYPES: dict[str, type[Action]] = {cls.__name__: cls for cls in Action.__subclasses__()}
 
+ActionT = TypeVar("ActionT", bound=Action)
+OwnerT = TypeVar("OwnerT")
+ResultT = TypeVar("ResultT")
+
+
+def per_action(kind: type[ActionT], method: Callable[[OwnerT, ActionT], ResultT]) -> tuple[type[Action], Callable[[OwnerT, Any], ResultT]]:
+    """One row of a table of methods keyed by action type: the type checker holds that ``method`` takes a ``kind``.
+
+    The engine's tables (legality checks, handlers) look a method up by ``type(action)``, so the
+    method is only ever called with that type of action.
+    """
+    return kind, method
+
 
 def action_from_dict(data: Any) -> Action:
     """Rebuild an action from :meth:`Action.as_dict` output, checking every field's type."""
@@ -166,7 +180,7 @@ def action_from_dict(data: Any) -> Action:
     kwargs: dict[str, Any] = {}
     for f in fields(cls):
         if f.name not in data:
-            if f.name == "player" or f.default is f.default_factory:  # type: ignore[comparison-overlap]
+            if f.name == "player" or (f.default is MISSING and f.default_factory is MISSING):
                 raise SaveFileError(f"{cls.__name__} needs {f.name!r}")
             continue
         value = data[f.name]

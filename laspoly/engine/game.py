@@ -28,12 +28,14 @@ decisions, the auctions and the set-up.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.chance import Chance, parse_dice_script
 from laspoly.engine.events import BANK
+from laspoly.engine.observation import Observation
 from laspoly.engine.state import (
     AUCTION,
     BUY,
@@ -43,6 +45,7 @@ from laspoly.engine.state import (
     OVER,
     TRAVEL,
     TURN,
+    AfterAuction,
     Auction,
     Debt,
     Phase,
@@ -149,6 +152,10 @@ class Game(Turns):
             seats = [i for i in seats if totals[i] == best]
             if len(seats) == 1:
                 return seats[0]
+
+    def observe(self) -> Observation:
+        """What a player at the table may know: the read-only view bots decide from (build it once per game)."""
+        return Observation(self)
 
     # ------------------------------------------------------------ applying actions
 
@@ -314,7 +321,7 @@ class Game(Turns):
 
     # -- auctions (C2, C8)
 
-    def _start_auction(self, i: int, then: str, queue: list[int] | None = None, everyone: bool = False) -> None:
+    def _start_auction(self, i: int, then: AfterAuction, queue: list[int] | None = None, everyone: bool = False) -> None:
         n = len(self.players)
         start = self.current if everyone else self.current + 1
         order = [(start + k) % n for k in range(n)]
@@ -384,12 +391,16 @@ class Game(Turns):
             self.phase = TURN
 
 
-_HANDLERS = {
-    A.Roll: Game._do_roll, A.EndTurn: Game._do_end_turn, A.Buy: Game._do_buy, A.DeclineBuy: Game._do_decline,
-    A.Travel: Game._do_travel, A.StayPut: Game._do_stay, A.Build: Game._do_build,
-    A.SellBuilding: Game._do_sell_building, A.SellProperty: Game._do_sell_property,
-    A.Mortgage: Game._do_mortgage, A.Repay: Game._do_repay, A.PayFine: Game._do_pay_fine,
-    A.UseJailCard: Game._do_jail_card, A.ProposeTrade: Game._do_propose, A.AcceptTrade: Game._do_accept,
-    A.DeclineTrade: Game._do_decline_trade, A.PlaceBid: Game._do_bid, A.PassAuction: Game._do_pass_auction,
-    A.ClaimRent: Game._do_claim,
-}
+#: One handler per action type, looked up by ``type(action)`` in :meth:`Game.push`.
+_HANDLERS: dict[type[A.Action], Callable[[Game, Any], None]] = dict([
+    A.per_action(A.Roll, Game._do_roll), A.per_action(A.EndTurn, Game._do_end_turn),
+    A.per_action(A.Buy, Game._do_buy), A.per_action(A.DeclineBuy, Game._do_decline),
+    A.per_action(A.Travel, Game._do_travel), A.per_action(A.StayPut, Game._do_stay),
+    A.per_action(A.Build, Game._do_build), A.per_action(A.SellBuilding, Game._do_sell_building),
+    A.per_action(A.SellProperty, Game._do_sell_property), A.per_action(A.Mortgage, Game._do_mortgage),
+    A.per_action(A.Repay, Game._do_repay), A.per_action(A.PayFine, Game._do_pay_fine),
+    A.per_action(A.UseJailCard, Game._do_jail_card), A.per_action(A.ProposeTrade, Game._do_propose),
+    A.per_action(A.AcceptTrade, Game._do_accept), A.per_action(A.DeclineTrade, Game._do_decline_trade),
+    A.per_action(A.PlaceBid, Game._do_bid), A.per_action(A.PassAuction, Game._do_pass_auction),
+    A.per_action(A.ClaimRent, Game._do_claim),
+])

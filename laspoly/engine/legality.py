@@ -64,7 +64,8 @@ class Legality(Wording):
         ph = self.phase
         out: list[A.Action]
         if ph == AUCTION:
-            return [A.PlaceBid(p, self.auction.high + 1), A.PassAuction(p)]  # type: ignore[union-attr]
+            assert self.auction is not None
+            return [A.PlaceBid(p, self.auction.high + 1), A.PassAuction(p)]
         if ph == TURN:
             out = [A.Roll(p), A.EndTurn(p), A.PayFine(p), A.UseJailCard(p)]
             out += [A.AcceptTrade(p, o.id) for o in self.offers.values() if o.receiver == p]
@@ -176,7 +177,8 @@ class Legality(Wording):
     def _manage_reason(self, a: A.Action) -> str | None:
         """Selling and mortgaging: on one's own turn, or as the debtor in a debt (C11)."""
         if self.phase == DEBT:
-            return None if a.player == self.debt.payer else "only the debtor may sell now"  # type: ignore[union-attr]
+            assert self.debt is not None
+            return None if a.player == self.debt.payer else "only the debtor may sell now"
         return self._own_turn_reason(a)
 
     def _even_levels(self, i: int, besides: int | None = None) -> list[int]:
@@ -322,10 +324,11 @@ class Legality(Wording):
         return o if isinstance(o, str) else None
 
     def _why_bid(self, a: A.PlaceBid) -> str | None:
-        if self.phase != AUCTION:
+        au = self.auction
+        if self.phase != AUCTION or au is None:
             return "there is no auction"
-        if a.amount <= self.auction.high:  # type: ignore[union-attr]
-            return f"a bid must be more than {self.money(self.auction.high)}"  # type: ignore[union-attr]
+        if a.amount <= au.high:
+            return f"a bid must be more than {self.money(au.high)}"
         if not self._covers(self.players[a.player].cash - a.amount):
             return f"you have only {self.money(self.players[a.player].cash)}"
         return None
@@ -347,12 +350,16 @@ class Legality(Wording):
         }.get(self.phase, "not now")
 
 
-_CHECKS: dict[type, Callable[..., str | None]] = {
-    A.Roll: Legality._why_roll, A.EndTurn: Legality._why_end_turn, A.Buy: Legality._why_buy, A.DeclineBuy: Legality._why_decline,
-    A.Travel: Legality._why_travel, A.StayPut: Legality._why_stay, A.Build: Legality._why_build,
-    A.SellBuilding: Legality._why_sell_building, A.SellProperty: Legality._why_sell_property,
-    A.Mortgage: Legality._why_mortgage, A.Repay: Legality._why_repay, A.PayFine: Legality._why_pay_fine,
-    A.UseJailCard: Legality._why_jail_card, A.ProposeTrade: Legality._why_propose, A.AcceptTrade: Legality._why_accept,
-    A.DeclineTrade: Legality._why_decline_trade, A.PlaceBid: Legality._why_bid, A.PassAuction: Legality._why_pass_auction,
-    A.ClaimRent: Legality._why_claim,
-}
+#: One check per action type, looked up by ``type(action)``.
+_CHECKS: dict[type[A.Action], Callable[[Legality, Any], str | None]] = dict([
+    A.per_action(A.Roll, Legality._why_roll), A.per_action(A.EndTurn, Legality._why_end_turn),
+    A.per_action(A.Buy, Legality._why_buy), A.per_action(A.DeclineBuy, Legality._why_decline),
+    A.per_action(A.Travel, Legality._why_travel), A.per_action(A.StayPut, Legality._why_stay),
+    A.per_action(A.Build, Legality._why_build), A.per_action(A.SellBuilding, Legality._why_sell_building),
+    A.per_action(A.SellProperty, Legality._why_sell_property), A.per_action(A.Mortgage, Legality._why_mortgage),
+    A.per_action(A.Repay, Legality._why_repay), A.per_action(A.PayFine, Legality._why_pay_fine),
+    A.per_action(A.UseJailCard, Legality._why_jail_card), A.per_action(A.ProposeTrade, Legality._why_propose),
+    A.per_action(A.AcceptTrade, Legality._why_accept), A.per_action(A.DeclineTrade, Legality._why_decline_trade),
+    A.per_action(A.PlaceBid, Legality._why_bid), A.per_action(A.PassAuction, Legality._why_pass_auction),
+    A.per_action(A.ClaimRent, Legality._why_claim),
+])

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from laspoly.engine import events as E
 from laspoly.engine.events import BANK, POT
 from laspoly.engine.legality import Legality
-from laspoly.engine.state import DEBT, OVER, Debt, Player
+from laspoly.engine.state import DEBT, OVER, AfterAuction, Continuation, Debt, Player
 
 
 class Payments(Legality):
@@ -15,8 +15,8 @@ class Payments(Legality):
 
     if TYPE_CHECKING:  # played by the classes above, which continue what a payment suspended
         def _next_turn(self) -> None: ...
-        def _continue(self, then: str, player: int) -> None: ...
-        def _start_auction(self, i: int, then: str, queue: list[int] | None = None, everyone: bool = False) -> None: ...
+        def _continue(self, then: Continuation, player: int) -> None: ...
+        def _start_auction(self, i: int, then: AfterAuction, queue: list[int] | None = None, everyone: bool = False) -> None: ...
 
     # ------------------------------------------------------------ money
 
@@ -75,7 +75,7 @@ class Payments(Legality):
             return False
         return True
 
-    def _charge(self, payer: int, payments: list[tuple[int, int]], reason: str, field: int, then: str) -> bool:
+    def _charge(self, payer: int, payments: list[tuple[int, int]], reason: str, field: int, then: Continuation) -> bool:
         """A payment the rules impose.  True if paid now; otherwise a debt or bankruptcy follows."""
         p = self.players[payer]
         total = sum(amount for _, amount in payments)
@@ -176,12 +176,13 @@ class Payments(Legality):
         p.active = False
         p.in_prison = False
         self.debt = None
-        self.offers = {k: o for k, o in self.offers.items() if p.index not in (o.proposer, o.receiver)}
+        for k in [k for k, o in self.offers.items() if p.index in (o.proposer, o.receiver)]:
+            del self.offers[k]  # in place: an observation holds this dict for the whole game
         self.claims = [c for c in self.claims if p.index not in (c[0], c[1])]
         if self._check_last_player():
             return
         if auction_queue:
-            then = "next_turn" if p.index == self.current else "resume"
+            then: AfterAuction = "next_turn" if p.index == self.current else "resume"
             self._start_auction(auction_queue[0], then=then, queue=auction_queue[1:], everyone=True)
         elif p.index == self.current:
             self._next_turn()

@@ -92,10 +92,13 @@ class Position:
     def actor(self) -> int:
         """The player who must decide now (the debtor or bidder, else the current player)."""
         if self.phase == DEBT:
-            return self.debt.payer  # type: ignore[union-attr]
+            d = self.debt
+            assert d is not None  # a debt phase has its debt
+            return d.payer
         if self.phase == AUCTION:
             a = self.auction
-            return a.bidders[a.turn]  # type: ignore[union-attr]
+            assert a is not None  # an auction phase has its auction
+            return a.bidders[a.turn]
         return self.current
 
     @property
@@ -223,7 +226,8 @@ class Position:
             r = self.rules
             if r.station_rent == "linear":
                 return r.station_base_rent * n
-            return r.station_base_rent * 2 ** (n - 1 if r.station_rent == "doubling" else n)
+            doubling: int = 2 ** (n - 1 if r.station_rent == "doubling" else n)  # n >= 1: a whole number
+            return r.station_base_rent * doubling
         n = sum(1 for j in self.attractions if self.owner[j] == o)
         mult = self.rules.attraction_all if n == len(self.attractions) else self.rules.attraction_one
         return mult * (sum(self.dice) if dice_total is None else dice_total)

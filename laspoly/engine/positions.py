@@ -360,7 +360,7 @@ def _read_jail_card(p: Problems, where: str, raw: Any, board: Board) -> list[str
     if found.effect != "get_out_of_prison":
         p.add(where, f"{card!r} is not a Get-Out-of-Prison card, and only those are kept")
         return None
-    return [deck, card]
+    return [str(deck), found.id]
 
 
 def _field_index(p: Problems, where: str, raw: Any, board: Board) -> int:

@@ -5,9 +5,10 @@ Plain data with no rules in it; :mod:`laspoly.engine.game` plays the rules on th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal
 
 from laspoly.errors import SetupError
 
@@ -24,6 +25,10 @@ class Phase(StrEnum):
 
 
 TURN, BUY, TRAVEL, AUCTION, DEBT, OVER = Phase
+#: How a payment the rules imposed carries on once it is paid: a debt (L19) keeps one of these tags.
+Continuation = Literal["after_landing", "end_move", "prison_move", "collect_next", "resume"]
+#: What follows an auction (C2, C8): the landing's aftermath, the next turn, or the suspended phase.
+AfterAuction = Literal["after_landing", "next_turn", "resume"]
 MANAGING = (TURN, BUY, TRAVEL)  # phases in which the current player may build, sell, mortgage
 MAX_NAME = 40
 HOUSES, HOTELS = 32, 12  # the bank's supply with the building_shortage option
@@ -50,18 +55,18 @@ def clean_name(name: Any) -> str:
     """
     if not isinstance(name, str):
         raise SetupError(f"a player's name must be text, not {type(name).__name__}")
-    name = " ".join(name.split())
-    if not name:
+    text = " ".join(name.split())
+    if not text:
         raise SetupError("a player's name must not be empty")
-    if len(name) > MAX_NAME:
-        raise SetupError(f"a player's name has at most {MAX_NAME} characters: {name[:MAX_NAME]!r}...")
+    if len(text) > MAX_NAME:
+        raise SetupError(f"a player's name has at most {MAX_NAME} characters: {text[:MAX_NAME]!r}...")
     # the joiner is allowed only inside an emoji sequence: never at an end, beside a space or another joiner
-    padded = f" {name} "
+    padded = f" {text} "
     stray_joiner = any(padded[k] == ZWJ and {padded[k - 1], padded[k + 1]} & {" ", ZWJ} for k in range(1, len(padded) - 1))
-    visible = name.replace(ZWJ, "")
+    visible = text.replace(ZWJ, "")
     if not visible or not visible.isprintable() or stray_joiner:
-        raise SetupError(f"a player's name must be printable text: {name!r}")
-    return name
+        raise SetupError(f"a player's name must be printable text: {text!r}")
+    return text
 
 
 class Player:
@@ -119,8 +124,8 @@ class Debt:
     payments: list[tuple[int, int]]
     reason: str
     field: int
-    then: str
-    resume: tuple[str, int] = (TURN, -1)
+    then: Continuation
+    resume: tuple[Phase, int] = (TURN, -1)
 
     @property
     def total(self) -> int:
@@ -136,6 +141,7 @@ class Auction:
     turn: int = 0
     high: int = 0
     high_bidder: int = -1
-    then: str = "after_landing"
-    queue: list[int] = field(default_factory=list)
+    then: AfterAuction = "after_landing"
+    # ``dataclasses.field`` in full: inside this class ``field`` names the auctioned field
+    queue: list[int] = dataclasses.field(default_factory=list)
 

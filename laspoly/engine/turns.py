@@ -11,7 +11,7 @@ from laspoly.engine import events as E
 from laspoly.engine.chance import ROLL, Outcome, OutcomeQueue, draw_node
 from laspoly.engine.events import BANK, POT
 from laspoly.engine.payments import Payments
-from laspoly.engine.state import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Player
+from laspoly.engine.state import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Continuation, Player
 from laspoly.errors import ChanceError
 
 
@@ -185,7 +185,8 @@ class Turns(Payments):
 
     def _send_to_prison(self, p: Player, reason: str) -> None:
         """L14: to prison at once, no salary, and the turn ends."""
-        p.pos = self.prison  # type: ignore[assignment]
+        assert self.prison is not None  # set-up and board checks send to prison only on a board with one
+        p.pos = self.prison
         p.in_prison = True
         p.prison_turns = 0
         self.rolls_due = False
@@ -239,7 +240,8 @@ class Turns(Payments):
                         return
             self._after_landing(p)
         elif kind == "card":
-            self._draw(p, f.deck)  # type: ignore[arg-type]
+            assert f.deck is not None  # the board check gives every card field its deck
+            self._draw(p, f.deck)
         elif kind == "tax":
             if self._charge(p.index, [(POT if f.to == "pot" else BANK, f.amount)], "tax", i, "end_move"):
                 self._end_move()
@@ -284,7 +286,7 @@ class Turns(Payments):
         self.phase = TURN
         self.pending_field = -1
 
-    def _continue(self, then: str, player: int) -> None:
+    def _continue(self, then: Continuation, player: int) -> None:
         """Carry on after a debt is paid: the continuation tags used by :meth:`_charge`."""
         p = self.players[player]
         if then == "after_landing":
@@ -397,7 +399,8 @@ class Turns(Payments):
             self._end_move()
 
 
-_CARD_EFFECTS: dict[str, Callable[..., None]] = {
+#: One method per card effect (the effects a board file may name, :data:`laspoly.rules.board.CARD_EFFECTS`).
+_CARD_EFFECTS: dict[str, Callable[[Turns, Player, dict[str, Any]], None]] = {
     "advance_to": Turns._card_advance_to, "advance_to_nearest": Turns._card_nearest, "move": Turns._card_move,
     "go_to_prison": Turns._card_prison, "pay": Turns._card_pay, "collect": Turns._card_collect,
     "pay_each_player": Turns._card_pay_each, "collect_from_each_player": Turns._card_collect_each,

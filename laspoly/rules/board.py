@@ -178,7 +178,7 @@ class _Problems:
         return out
 
 
-def _check_keys(p: _Problems, where: str, obj: dict, allowed: set[str]) -> None:
+def _check_keys(p: _Problems, where: str, obj: dict[str, Any], allowed: set[str]) -> None:
     unknown = sorted(set(obj) - allowed)
     if unknown:
         p.add(where, f"unknown key(s) {', '.join(map(repr, unknown))}; allowed: {', '.join(sorted(allowed))}")
@@ -224,7 +224,7 @@ def _parse_field(p: _Problems, i: int, raw: Any) -> Field | None:
     return Field(index=i, kind=kind, name=name, **kw)
 
 
-def _parse_street(p: _Problems, where: str, raw: dict, kw: dict[str, Any]) -> None:
+def _parse_street(p: _Problems, where: str, raw: dict[str, Any], kw: dict[str, Any]) -> None:
     group = raw.get("group")
     if not isinstance(group, str):
         p.add(f"{where}.group", "a street belongs to a colour group")
@@ -272,7 +272,7 @@ def _parse_card(p: _Problems, deck: str, i: int, raw: Any, size: int) -> Card | 
     return Card(id=str(card_id), text=text, effect=kind, args=args)
 
 
-def _check_card_args(p: _Problems, where: str, kind: str, args: dict, size: int) -> None:
+def _check_card_args(p: _Problems, where: str, kind: str, args: dict[str, Any], size: int) -> None:
     for key in ("amount", "house", "hotel", "factory"):
         if key in args:
             p.money(f"{where}.effect.{key}", args[key])

@@ -32,13 +32,15 @@ class Spec:
                 allowed = ", ".join(_show(c) for c in self.choices)
                 raise RuleOptionError(f"rule option {name}={_show(value)} is not allowed; choose one of: {allowed}")
             return value
+        low, high = self.low, self.high
+        assert low is not None and high is not None, f"rule option {name} has neither choices nor a range"
         if isinstance(value, str):
             try:
                 value = int(value)
             except ValueError:
                 raise RuleOptionError(f"rule option {name} takes a whole number, not {value!r}") from None
-        if isinstance(value, bool) or not isinstance(value, int) or not self.low <= value <= self.high:
-            raise RuleOptionError(f"rule option {name}={_show(value)} must be a whole number from {self.low} to {self.high}")
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise RuleOptionError(f"rule option {name}={_show(value)} must be a whole number from {low} to {high}")
         return value
 
 
