@@ -292,22 +292,26 @@ def _build(board: Board, rules: RuleOptions, policy: str, target: int | None, or
     n, size = layout.n, layout.size
     starts = [(layout.free(pos, d), pos, d, None) for pos in range(n) for d in range(3)]
     starts += [(layout.jail(k, t), board.prison, 0, (k, t)) for k, t in layout.prison_states]
-    P = np.zeros((size, size))
-    land, turn_end = np.zeros((size, n + 1)), np.zeros((size, n + 1))
-    land_total, land_card = np.zeros((size, n + 1)), np.zeros((size, n + 1, MULTIPLIERS))
-    land_double, land_double6 = np.zeros((size, n + 1)), np.zeros((size, n + 1))
-    for s, pos, d, jail in starts:
-        for p, (x, nxt, ends_turn, final, turns, (a, b), mult) in roller.paths(pos, d, jail):  # type: ignore[arg-type]
-            P[s, nxt] += p
-            land[s, x] += p
-            if mult:
-                land_card[s, x, mult] += p
-            else:
-                land_total[s, x] += p * (a + b)
-            if a and a == b:
-                (land_double6 if a == 6 else land_double)[s, x] += p
-            if ends_turn:
-                turn_end[s, final] += p * turns
+    rows: list[tuple[int, float, Step]] = [(s, p, step) for s, pos, d, jail in starts
+                                           for p, step in roller.paths(pos, d, jail)]  # type: ignore[arg-type]
+    state, p = np.array([r[0] for r in rows]), np.array([r[1] for r in rows])
+    x, nxt, ends, final, turns, dice, mult = (np.array(column) for column in zip(*(r[2] for r in rows), strict=True))
+    a, b = dice[:, 0], dice[:, 1]
+    by_card, six = mult > 0, (a == b) & (a == 6)
+    double = (a == b) & (a > 0) & ~six
+
+    def add(shape: tuple[int, ...], where: np.ndarray, columns: tuple[np.ndarray, ...], weight: np.ndarray) -> np.ndarray:
+        out = np.zeros(shape)
+        np.add.at(out, (state[where], *(c[where] for c in columns)), weight[where])
+        return out
+
+    everywhere, landings = np.ones(len(rows), dtype=bool), (size, n + 1)
+    P = add((size, size), everywhere, (nxt,), p)
+    land = add(landings, everywhere, (x,), p)
+    turn_end = add(landings, ends, (final,), p * turns)
+    land_total = add(landings, ~by_card, (x,), p * (a + b))
+    land_card = add((size, n + 1, MULTIPLIERS), by_card, (x, mult), p)
+    land_double, land_double6 = add(landings, double, (x,), p), add(landings, six, (x,), p)
     return ChainTables(P, land, turn_end, land_total, land_card, land_double, land_double6, roller.train_offered)
 
 
