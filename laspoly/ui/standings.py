@@ -131,8 +131,9 @@ def final_standings(model: GameModel) -> list[int]:
     if g.winner is not None and g.winner in order:
         order.remove(g.winner)
         order.insert(0, g.winner)
-    out = [e.who for e in g.log if isinstance(e, E.Eliminated)]
-    return order + [i for i in reversed(out) if i not in order]
+    out = [e.who for e in reversed(g.log) if isinstance(e, E.Eliminated)]
+    places = order + [i for i in dict.fromkeys(out) if i not in order]
+    return places + [i for i in range(len(g.players)) if i not in places]
 
 
 def how_it_ended(model: GameModel) -> str:
