@@ -89,9 +89,10 @@ def join_room(store: Store, room_id: str, secret: str, owner_key: str | None = N
 class RoomTable:
     """A stored, shared game seen from one seat (or, with no seat, as a spectator).
 
-    Bots play the bot seats and the person seats nobody has joined yet.  Only
-    the owner (who holds the key the room was opened with) sees the links and
-    swaps seats.
+    Bots play the bot seats.  A person seat nobody has joined by its link is
+    played on the owner's device, in turn (a hot seat): the owner holds the key
+    the room was opened with, sees the links and swaps seats.  A seat's link
+    acts only for that seat, and a spectator never acts.
     """
 
     shared = True
@@ -108,8 +109,7 @@ class RoomTable:
     def _take_seats(self, room: Room) -> None:
         self.seats = [s.kind for s in room.seats]
         self.joined = [s.joined for s in room.seats]
-        absent = [i for i, joined in enumerate(self.joined) if not joined and i != self.seat]
-        self.bots = seat_bots(self.seats, self.game.setup["seed"], absent=absent)
+        self.bots = seat_bots(self.seats, self.game.setup["seed"])
 
     # ------------------------------------------------------------ who decides
 
@@ -119,12 +119,19 @@ class RoomTable:
         return self.seat is not None
 
     def is_person(self, player: int) -> bool:
-        """A person seat that someone has joined (a bot keeps the others warm)."""
+        """True if a person decides for this seat (on its own device, or on the owner's)."""
         return self.bots[player] is None
 
+    @property
+    def hosts(self) -> bool:
+        """True on the owner's device at a seat: it plays the person seats no link has claimed (hot seat)."""
+        return self.owner_key is not None and self.seat is not None
+
     def plays_here(self, player: int) -> bool:
-        """Only this device's own seat, when a person plays it."""
-        return player == self.seat and self.is_person(player)
+        """This device's own seat, and on the owner's device every person seat nobody has joined."""
+        if not self.is_person(player):
+            return False
+        return player == self.seat or (self.hosts and not self.joined[player])
 
     def has_joined(self, player: int) -> bool:
         """True if a person has opened this seat's link."""
@@ -135,17 +142,17 @@ class RoomTable:
         raise Refused(message)
 
     def check_act(self, action: A.Action) -> None:
-        """Only this device's seat may act; a spectator never.  A refusal is logged in the room."""
+        """Only the seats played here may act (:meth:`plays_here`); a spectator never.  A refusal is logged in the room."""
         if self.seat is None:
             self._refuse("a spectator tried to act", "This is a spectator's view: it cannot act.")
-        elif action.player != self.seat:
+        elif action.player != self.seat and not self.plays_here(action.player):
             self._refuse(f"seat {self.seat + 1} tried to act for seat {action.player + 1}",
                          f"You play seat {self.seat + 1} ({self.game.players[self.seat].name}) only.")
 
     def check_advance(self, to_end: bool) -> None:
-        """A spectator never moves the bots; "Run to end" plays people's seats too, so only a lone person may use it."""
+        """A spectator never moves the bots; "Run to end" plays people's seats too, so only when all of them are played here."""
         people = [i for i in range(len(self.seats)) if self.is_person(i)]
-        if to_end and (not self.can_drive or people not in ([], [self.seat])):
+        if to_end and (not self.can_drive or not all(self.plays_here(i) for i in people)):
             raise Refused("Run to end would play other people's seats: it is not available while others play.")
         if not self.can_drive:
             raise Refused("This is a spectator's view: it cannot act.")

@@ -11,7 +11,7 @@ library.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -46,14 +46,9 @@ def first_person(seats: Sequence[str]) -> int | None:
     return next((i for i, kind in enumerate(seats) if kind == PERSON), None)
 
 
-def seat_bots(seats: Sequence[str], seed: int, *, absent: Collection[int] = ()) -> list[Bot | None]:
-    """The bot of each seat, or None where a person decides.
-
-    A person seat in ``absent`` (nobody has opened its link yet) is played by
-    the basic bot meanwhile.  Each bot is seeded from the game's seed and its seat.
-    """
-    return [None if kind == PERSON and i not in absent else make_bot("basic" if kind == PERSON else kind, seed=seed + i)
-            for i, kind in enumerate(seats)]
+def seat_bots(seats: Sequence[str], seed: int) -> list[Bot | None]:
+    """The bot of each seat, or None where a person decides; each bot is seeded from the game's seed and its seat."""
+    return [None if kind == PERSON else make_bot(kind, seed=seed + i) for i, kind in enumerate(seats)]
 
 
 @dataclass(frozen=True)

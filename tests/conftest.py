@@ -77,9 +77,15 @@ def start_server(db_url: str, port: int | None = None, num_procs: int = 1,
 
 
 @pytest.fixture(scope="session")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def server_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The output of the session's ``server``: a test reads it for errors the page cannot show."""
+    return tmp_path_factory.mktemp("server") / "server.log"
+
+
+@pytest.fixture(scope="session")
+def server(tmp_path_factory: pytest.TempPathFactory, server_log: Path) -> Iterator[str]:
     """A real ``laspoly serve`` on a free loopback port, with a fresh game database; yields its URL."""
-    proc, url = start_server(f"sqlite:///{tmp_path_factory.mktemp('db') / 'rooms.db'}")
+    proc, url = start_server(f"sqlite:///{tmp_path_factory.mktemp('db') / 'rooms.db'}", log=server_log)
     yield url
     proc.terminate()
     try:

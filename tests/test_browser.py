@@ -31,7 +31,8 @@ def _outside_requests(page: Page) -> list[str]:
 
 
 def _button(page: Page, name: str):  # type: ignore[no-untyped-def]
-    return page.get_by_role("button", name=name, exact=True)
+    """The button labelled ``name``, or ``name`` with its stakes in brackets ("Buy (80 LPD)", "Roll (tries left: 2)")."""
+    return page.get_by_role("button", name=re.compile(rf"^{re.escape(name)}( \(.+\))?$"))
 
 
 def _tab(page: Page, name: str) -> None:

@@ -101,17 +101,35 @@ def test_two_devices_acting_at_once_apply_exactly_one_action(store: Store, monke
     assert store.count(room_id) == 1 and second.game.digest() == first.game.digest()
 
 
-def test_bots_fill_unjoined_seats_and_the_owner_swaps_seats(store: Store) -> None:
-    ana = _room(store, dice="1-2")
-    ana.act(A.Roll(0))
-    ana.act(A.DeclineBuy(0))
-    ana.act(A.EndTurn(0))
-    assert ana.advance() > 0 and ana.game.current != 1  # Ben's seat, not joined, was played by a bot
+def test_the_owners_device_plays_unjoined_person_seats_in_turn_and_the_owner_swaps_seats(store: Store) -> None:
+    ana = _room(store, dice="1-2 1-2")
+    for who in (0, 1):  # Ben's seat, which no link has claimed, is a hot seat on the owner's device
+        assert ana.person_to_move == who
+        assert ana.act(A.Roll(who)) and ana.act(A.DeclineBuy(who)) and ana.act(A.EndTurn(who))
+    assert ana.game.current == 2 and ana.advance() > 0 and ana.person_to_move == 0
     ana.set_seat(2, "greedy")
     assert store.room(ana.table.room_id).seats[2].kind == "greedy" and ana.seats[2] == "greedy"  # type: ignore[attr-defined]
     ben = _join(store, ana, 1)
     ben.set_seat(0, "basic")
     assert "Only the person who started" in ben.message and ben.seats[0] == "person"
+
+
+def test_a_joined_seat_leaves_the_owners_hot_seat_and_other_devices_never_play_unjoined_seats(store: Store) -> None:
+    ana = _room(store, seats=("person", "person", "person"), dice="1-2 1-2")
+    cy = _join(store, ana, 2)
+    view = _join(store, ana, "view", owner_key=OWNER)  # the projector, even opened by the owner, never acts
+    ana.act(A.Roll(0))
+    ana.act(A.DeclineBuy(0))
+    ana.act(A.EndTurn(0))
+    for device in (cy, view):
+        device.sync()
+        assert device.person_to_move is None and not device.act(A.Roll(1))  # Ben's turn is played on Ana's device only
+    assert "You play seat 3 (Cy) only" in cy.message and "spectator" in view.message
+    assert ana.person_to_move == 1 and ana.table.plays_here(1) and not ana.table.plays_here(2)  # type: ignore[attr-defined]
+    ben = _join(store, ana, 1)  # Ben opens his link: from now on his seat is his device's alone
+    assert not ana.act(A.Roll(1)) and "You play seat 1 (Ana) only" in ana.message
+    assert ana.person_to_move is None and ben.person_to_move == 1 and ben.act(A.Roll(1))
+    assert not ana.advance(to_end=True) and "other people's seats" in ana.message
 
 
 def test_only_the_owner_can_show_the_links(store: Store) -> None:

@@ -201,9 +201,12 @@ def test_the_play_tab_is_filled_in_steps_the_turns_controls_first_then_the_board
     d = Dashboard(_model())
     d._slots[0].objects = []  # as a served page starts, before it has loaded
     d._fill_play()  # outside a server every step runs at once
-    board, side = d._slots[0].objects[0].objects
+    winner, row = d._slots[0].objects
+    assert winner is d.winner.panel
+    board, side = row.objects
     assert isinstance(board, pn.pane.Bokeh) and board.object is d.board.figure
-    turn, manage, card, log = side.objects
+    header, cards, turn, manage, card, log = side.objects
+    assert header is d.controls.header and cards is d.cards.pane
     assert d.controls.autoplay in turn.select(pn.widgets.Toggle)
     assert d.controls.house in manage.select(pn.widgets.Button)
     assert d.card.pane in card.select(pn.pane.HTML) and d.log.pane in log.select(pn.pane.HTML)

@@ -26,6 +26,7 @@ from laspoly.ui.controls import ControlsView
 from laspoly.ui.invite import InviteView, MyGamesView
 from laspoly.ui.model import GameModel
 from laspoly.ui.probability import ProbabilityView
+from laspoly.ui.standings import PlayerCardsView, WinnerView
 from laspoly.ui.views import CardView, FilesView, LogView, PlayersView, RulesView, SetupView
 
 CSS = """
@@ -60,6 +61,9 @@ class Dashboard(Viewer):
         self.controls = ControlsView(model=m)
         self.card = CardView(model=m)
         self.log = LogView(model=m)
+        self.cards = PlayerCardsView(model=m)
+        self.winner = WinnerView(model=m)
+        m.param.watch(self._select_on_board, "selected_field")
         self.lang = pn.widgets.RadioButtonGroup(options={"English": "en", "Español": "es"}, value=m.lang, width=200)
         self.lang.param.watch(lambda e: setattr(m, "lang", e.new), "value")
         m.param.watch(lambda e: setattr(self.lang, "value", e.new), "lang")
@@ -123,10 +127,10 @@ class Dashboard(Viewer):
         steps (the turn's controls, the board, the other controls, the property
         card and log), other sessions' steps run in between.
         """
-        side = pn.Column(self.controls.turn_controls(), sizing_mode="stretch_width", min_width=360)
+        side = pn.Column(self.controls.header, self.cards, self.controls.turn_controls(), sizing_mode="stretch_width", min_width=360)
         row = pn.Row(side, sizing_mode="stretch_width")
         steps = [
-            lambda: self._slots[0].param.update(objects=[row]),
+            lambda: self._slots[0].param.update(objects=[self.winner, row]),
             lambda: row.insert(0, pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=760, min_width=320)),
             lambda: side.append(self.controls.manage_controls()),
             lambda: side.extend([self.card, self.log]),
@@ -149,6 +153,12 @@ class Dashboard(Viewer):
                 pn.state.execute(lambda: run(index + 1), schedule=True)
 
         run()
+
+    def _select_on_board(self, event: Any) -> None:
+        """The board highlights the selected field, however it was chosen (the board itself, or the property list)."""
+        indices = [event.new] if event.new >= 0 else []
+        if self.board.cells.selected.indices != indices:
+            self.board.cells.selected.indices = indices
 
     def _refresh_board(self, *_: Any) -> None:
         probability = self._views.get("probability")

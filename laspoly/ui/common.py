@@ -54,11 +54,16 @@ def esc(text: Any) -> str:
     return html.escape(str(text), quote=True)
 
 
-def player_badge(model: GameModel, i: int) -> str:
-    """A player's colour and shape with the name, as safe HTML."""
+def player_glyph(i: int) -> str:
+    """A seat's token shape in its colour, as HTML (decoration: the name always goes with it)."""
     color = PLAYER_COLORS[i % len(PLAYER_COLORS)]
     glyph = MARKER_GLYPHS[PLAYER_MARKERS[i % len(PLAYER_MARKERS)]]
-    return f'<span style="color:{color};font-size:1.2em" aria-hidden="true">{glyph}</span> {esc(model.game.players[i].name)}'
+    return f'<span style="color:{color};font-size:1.2em" aria-hidden="true">{glyph}</span>'
+
+
+def player_badge(model: GameModel, i: int) -> str:
+    """A player's colour and shape with the name, as safe HTML."""
+    return f"{player_glyph(i)} {esc(model.game.players[i].name)}"
 
 
 class TabView(Viewer):

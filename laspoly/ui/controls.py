@@ -1,4 +1,10 @@
-"""The Play tab's controls: every decision of the rules as a button, and the pace of the bots."""
+"""The Play tab's controls: whose turn it is, every decision of the rules as a button, and the pace of the bots.
+
+The header says in large type whose turn it is and what to do next; a
+decision's button shows what is at stake (the price, the fare, the fine, the
+tries left, the rent to claim).  The property list and the board share one
+selection, the model's ``selected_field``.
+"""
 
 from __future__ import annotations
 
@@ -11,9 +17,13 @@ import param
 from panel.viewable import Viewer
 
 from laspoly.engine import actions as A
-from laspoly.engine.game import AUCTION, BUY, TRAVEL
-from laspoly.ui.common import BUTTON_CSS, assign, esc, guarded, player_badge
+from laspoly.engine.game import AUCTION, BUY, DEBT, TRAVEL, TURN
+from laspoly.ui.common import BUTTON_CSS, PLAYER_COLORS, assign, esc, guarded, player_badge, player_glyph
+from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
+
+#: No property chosen in the list (the board may have selected a field that is not the player's).
+NO_FIELD = -1
 
 
 class ControlsView(Viewer):
@@ -25,6 +35,7 @@ class ControlsView(Viewer):
         super().__init__(**params)
         m = self.model
         b = functools.partial(pn.widgets.Button, stylesheets=[BUTTON_CSS])
+        self.header = pn.pane.HTML(sizing_mode="stretch_width", css_classes=["lp-turn"])
         self.status = pn.pane.HTML(sizing_mode="stretch_width")
         self.message = pn.pane.Alert("", alert_type="warning", visible=False, sizing_mode="stretch_width")
         self.confirm = b(label="Confirm", color="danger")
@@ -65,7 +76,10 @@ class ControlsView(Viewer):
         self.offer_text = pn.pane.HTML(sizing_mode="stretch_width")
         self.trade_why = pn.pane.HTML(sizing_mode="stretch_width")
         self.why = pn.pane.HTML(sizing_mode="stretch_width", styles={"font-size": "0.85em", "color": "#444"})
+        #: The buttons' own labels; a decision's stakes are added to them while it is on offer.
+        self._plain = {button: button.label for button in (self.roll, self.buy, self.fine, self.travel, self.claim)}
         self._timer: Any = None
+        self._setting_field = False
         self._wire()
         m.param.watch(lambda *_: self.refresh(), ["version", "lang", "selected_field", "pending_confirm"])
         self.refresh()
@@ -93,10 +107,12 @@ class ControlsView(Viewer):
         self._on(self.travel, lambda p: A.Travel(p, self.station.value) if self.station.value is not None else None)
         self._on(self.bid, lambda p: A.PlaceBid(p, int(self.bid_amount.value or 0)))
         for button, kind in ((self.house, "house"), (self.hotel, "hotel"), (self.factory, "factory")):
-            self._on(button, lambda p, kind=kind: A.Build(p, self.field.value, kind) if self.field.value is not None else None)
+            self._on(button, lambda p, kind=kind: A.Build(p, f, kind) if (f := self._chosen_field(p)) is not None else None)
         for button, cls in ((self.sell_building, A.SellBuilding), (self.sell_property, A.SellProperty),
                             (self.mortgage, A.Mortgage), (self.repay, A.Repay)):
-            self._on(button, lambda p, cls=cls: cls(p, self.field.value) if self.field.value is not None else None)
+            self._on(button, lambda p, cls=cls: cls(p, f) if (f := self._chosen_field(p)) is not None else None)
+        self.field.param.watch(self._pick_field, "value")
+        self.station.param.watch(lambda *_: self.refresh(), "value")
         self._on(self.propose, self._trade)
         self._on(self.accept, lambda p: self._offer_action(p, A.AcceptTrade))
         self._on(self.reject, lambda p: self._offer_action(p, A.DeclineTrade))
@@ -111,6 +127,16 @@ class ControlsView(Viewer):
         self.partner.param.watch(lambda *_: self._refresh_trade(), "value")
         for w in (self.give, self.take, self.cash):
             w.param.watch(lambda *_: self._refresh_propose(), "value")
+
+    def _chosen_field(self, player: int) -> int | None:
+        """The selected field (list or board) when ``player`` owns it, else None."""
+        f = self.model.selected_field
+        return f if 0 <= f < len(self.model.game.fields) and self.model.game.owner[f] == player else None
+
+    def _pick_field(self, event: Any) -> None:
+        """A property chosen in the list is the selection, as a click on the board is."""
+        if not self._setting_field and event.new is not None and event.new != self.model.selected_field:
+            self.model.selected_field = int(event.new)
 
     def _trade(self, p: int) -> A.Action | None:
         if self.partner.value is None:
@@ -154,6 +180,8 @@ class ControlsView(Viewer):
     def refresh(self) -> None:
         """Enable exactly the legal choices and say why the others are off."""
         m, g = self.model, self.model.game
+        claims = m.person_claims()
+        assign(self.header, object=self._header(claims))
         assign(self.status, object=f"<b>{esc(m.status())}</b>")
         assign(self.message, object=esc(m.message), visible=bool(m.message))
         for button in (self.confirm, self.cancel):
@@ -180,8 +208,9 @@ class ControlsView(Viewer):
         self._refresh_auction(set_)
         self._refresh_manage(set_)
         self._refresh_trade()
-        claims = m.person_claims()
-        assign(self.claim, visible=bool(claims) or g.rules.rent_claim, disabled=not claims)
+        assign(self.claim, visible=bool(claims) or g.rules.rent_claim, disabled=not claims,
+               color="primary" if claims else "default")
+        self._refresh_stakes(claims)
         watching = not m.can_drive
         for widget in (self.next, self.run_end, self.autoplay):
             assign(widget, disabled=g.is_over or watching)
@@ -194,12 +223,87 @@ class ControlsView(Viewer):
         assign(self.why, object=("<details open><summary>Why some buttons are off</summary><ul>" + "".join(reasons) + "</ul></details>"
                                  if reasons else ""))
 
+    def _stake(self, button: pn.widgets.Button, stake: str | None) -> None:
+        """The button's label, with what is at stake when there is something."""
+        plain = self._plain[button]
+        assign(button, label=tr("stakes.label", self.model.lang, label=plain, stake=stake) if stake else plain)
+
+    def _refresh_stakes(self, claims: list[A.ClaimRent]) -> None:
+        """Buy shows the price, the train its fare, the fine its amount, Roll a prisoner's tries left, a claim its rent."""
+        m, g, lang = self.model, self.model.game, self.model.lang
+        who = m.person_to_move
+        self._stake(self.buy, g.money(g.fields[g.pending_field].price) if g.phase == BUY and g.pending_field >= 0 else None)
+        station = self.station.value
+        fare = (g.train_fare(g.players[g.actor].pos, station)
+                if g.phase == TRAVEL and station is not None and station in g.stations and station != g.players[g.actor].pos else None)
+        self._stake(self.travel, g.money(fare) if fare is not None else None)
+        self._stake(self.fine, g.money(g.rules.jail_fine) if self.fine.visible else None)
+        prisoner = who is not None and g.phase == TURN and g.rolls_due and g.players[who].in_prison
+        tries = g.rules.jail_tries_per_turn - g.prison_tries
+        self._stake(self.roll, tr("stakes.tries", lang, tries=tries) if prisoner else None)
+        assign(self.roll, color="default" if claims else "primary")
+        if claims:
+            payer, amount = m.claim_amount(claims[0])
+            self._stake(self.claim, tr("stakes.claim", lang, amount=g.money(amount), payer=g.players[payer].name))
+        else:
+            self._stake(self.claim, None)
+
+    def _header(self, claims: list[A.ClaimRent]) -> str:
+        """Whose turn it is, in large type, and what to do next; rent to claim and offers waiting for an answer."""
+        m, g, lang = self.model, self.model.game, self.model.lang
+        if g.is_over:
+            who = g.winner
+            title, hint = tr("table.turn.over", lang, name=g.players[who].name), tr("table.hint.over", lang)
+        else:
+            who = g.actor
+            name = g.players[who].name
+            if m.person_to_move is not None:
+                title, hint = tr("table.turn.yours" if g.phase == TURN else "table.turn.decide", lang, name=name), self._hint()
+            elif not m.is_person(who):
+                hint_key = "table.hint.bots_alone" if m.bots_move_alone else "table.hint.next" if m.can_drive else "table.hint.watch"
+                title, hint = tr("table.turn.bot", lang, name=name), tr(hint_key, lang)
+            else:
+                title, hint = tr("table.turn.wait", lang, name=name), tr("table.hint.wait", lang, name=name)
+        alerts = []
+        for claim in claims:
+            payer, amount = m.claim_amount(claim)
+            alerts.append(tr("stakes.claim_hint", lang, owner=g.players[claim.player].name, amount=g.money(amount),
+                             payer=g.players[payer].name, field=g.field_name(claim.field, lang)))
+        me = m.person_to_move
+        alerts += [tr("table.offer_waiting", lang, name=g.players[o.proposer].name, id=o.id)
+                   for o in g.offers.values() if me is not None and o.receiver == me]
+        return (f"<div style='border-left:8px solid {PLAYER_COLORS[who % len(PLAYER_COLORS)]};padding:2px 10px;margin:2px 0' aria-live='polite'>"
+                f"<div class='lp-turn-title' style='font-size:1.7em;font-weight:700;line-height:1.2'>{player_glyph(who)} {esc(title)}</div>"
+                f"<div class='lp-turn-hint' style='font-size:1.1em'>{esc(hint)}</div>"
+                + "".join(f"<div class='lp-turn-alert' style='font-weight:700;color:#7a3d00'>{esc(a)}</div>" for a in alerts)
+                + "</div>")
+
+    def _hint(self) -> str:
+        """What the person to move can do now, with the stakes."""
+        g, lang = self.model.game, self.model.lang
+        if g.phase == DEBT and g.debt is not None:
+            return tr("table.hint.debt", lang, amount=g.money(g.debt.total))
+        if g.phase == AUCTION and g.auction is not None:
+            return tr("table.hint.auction", lang, field=g.field_name(g.auction.field, lang), high=g.money(g.auction.high))
+        if g.phase == BUY and g.pending_field >= 0:
+            return tr("table.hint.buy", lang, field=g.field_name(g.pending_field, lang), price=g.money(g.fields[g.pending_field].price))
+        if g.phase == TRAVEL:
+            return tr("table.hint.travel", lang)
+        if not g.rolls_due:
+            return tr("table.hint.end", lang)
+        if g.players[g.actor].in_prison:
+            return tr("table.hint.prison", lang, tries=g.rules.jail_tries_per_turn - g.prison_tries, fine=g.money(g.rules.jail_fine))
+        return tr("table.hint.roll", lang)
+
     def _refresh_travel(self, set_: Callable[..., None]) -> None:
         g, m = self.model.game, self.model
         here = g.players[g.actor].pos if not g.is_over else -1
         show = g.phase == TRAVEL
-        if show:  # the stations only matter while the train is on offer
-            assign(self.station, options={g.field_name(s, m.lang): s for s in g.stations if s != here})
+        if show:  # the stations only matter while the train is on offer; the list shows the first, so choose it
+            options = {g.field_name(s, m.lang): s for s in g.stations if s != here}
+            assign(self.station, options=options)
+            if options and self.station.value not in options.values():
+                assign(self.station, value=next(iter(options.values())))
         for w in (self.station, self.travel, self.stay):
             assign(w, visible=show)
         set_(self.travel, lambda p: A.Travel(p, self.station.value if self.station.value is not None else -1))
@@ -219,10 +323,13 @@ class ControlsView(Viewer):
         m, g = self.model, self.model.game
         who = m.person_to_move
         owned = g.owned_by(who) if who is not None else []
-        assign(self.field, options={g.field_name(i, m.lang): i for i in owned})
-        if m.selected_field in owned:
-            assign(self.field, value=m.selected_field)
-        field = self.field.value
+        field = m.selected_field if m.selected_field in owned else None
+        self._setting_field = True
+        try:
+            assign(self.field, options={tr("table.choose_property", m.lang): NO_FIELD, **{g.field_name(i, m.lang): i for i in owned}},
+                   value=NO_FIELD if field is None else field)
+        finally:
+            self._setting_field = False
         for button, kind in ((self.house, "house"), (self.hotel, "hotel"), (self.factory, "factory")):
             set_(button, lambda p, kind=kind: A.Build(p, field, kind) if field is not None else None)
         assign(self.hotel, visible=g.rules.hotels)
@@ -267,10 +374,11 @@ class ControlsView(Viewer):
         assign(self.trade_why, object=f"<small>{esc(reason)}</small>" if reason else "")
 
     def turn_controls(self) -> pn.Column:
-        """The status line and the decisions of a turn, with the autoplay controls."""
+        """The status line and the decisions of a turn, with the autoplay controls (the header is placed on its own)."""
         row = pn.Row
         return pn.Column(
             self.status, self.message, row(self.confirm, self.cancel),
+            self.offer_text, row(self.accept, self.reject),
             row(self.roll, self.buy, self.decline, self.end_turn, self.claim),
             row(self.fine, self.jail_card, self.station, self.travel, self.stay),
             row(self.bid_amount, self.bid, self.pass_auction),
@@ -290,7 +398,7 @@ class ControlsView(Viewer):
 
         def fill(event: Any) -> None:
             if not event.new and not trade.objects:
-                trade.objects = [pn.Column(self.offer_text, row(self.accept, self.reject), self.partner, row(self.give, self.take),
+                trade.objects = [pn.Column(self.partner, row(self.give, self.take),
                                            self.cash, self.propose, self.trade_why, sizing_mode="stretch_width")]
 
         trade.param.watch(fill, "collapsed")
@@ -302,4 +410,4 @@ class ControlsView(Viewer):
         )
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(self.turn_controls(), self.manage_controls(), sizing_mode="stretch_width")
+        return pn.Column(self.header, self.turn_controls(), self.manage_controls(), sizing_mode="stretch_width")

@@ -49,7 +49,7 @@ class InviteView(TabView):
                 who = "read-only view for the projector"
             rows.append(f"<tr><td><b>{esc(label)}</b></td><td>{who}</td><td><code style='user-select:all'>{esc(base + query)}</code></td></tr>")
         self.links.object = ("<p>Send each person their seat's link; open the spectator link on the projector. "
-                             "Seats nobody has joined are played by a bot until someone opens their link.</p>"
+                             "Person seats nobody has joined are played here, on this screen, in turn, until someone opens their link.</p>"
                              f"<table>{''.join(rows)}</table>")
         if len(self.selects) != len(m.game.players):
             self.selects = []

@@ -16,6 +16,7 @@ import contextlib
 import csv
 import io
 import json
+import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -29,13 +30,43 @@ from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.game import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Game, check_player_count
 from laspoly.errors import LaspolyError, SetupError
-from laspoly.record import game_from_json, game_to_dict
+from laspoly.record import game_from_json, game_to_dict, new_game_from_setup
 from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
 from laspoly.table import LocalTable, RoomSummary, Table, check_seat, default_seats
 
 #: What a person is told when another device stored the next action first.
 MOVED_ON = "The game has changed on another device; your action was not applied. Look again and choose."
+
+
+def new_seed() -> int:
+    """A random seed for a new game, short enough to read out and type again for a rematch."""
+    return secrets.randbelow(1_000_000)
+
+
+def cash_by_turn(game: Game) -> list[list[int]]:
+    """Every player's cash at the end of each turn so far (index 0: the start), rebuilt from the game's actions.
+
+    The actions were checked when they were played, so they replay through the
+    engine's trusted path; the last entry is the cash now.
+    """
+    shadow = new_game_from_setup(game.setup)
+    history = [[p.cash for p in shadow.players]]
+    for action in game.history:
+        shadow.push(action)
+        _note_cash(history, shadow)
+    _note_cash(history, game)
+    return history
+
+
+def _note_cash(history: list[list[int]], game: Game) -> None:
+    """Write the cash now as the current turn's entry of ``history``; turns skipped unseen repeat it."""
+    turn = game.turns
+    del history[turn + 1:]
+    cash = [p.cash for p in game.players]
+    while len(history) <= turn:
+        history.append(cash)
+    history[turn] = cash
 
 
 @dataclass(frozen=True)
@@ -69,7 +100,10 @@ class GameModel(param.Parameterized):
         super().__init__(**params)
         #: Where the game is played; the only way the model changes the game.
         self.table: Table = table or LocalTable(game or Game(["Ana", "Bot 1", "Bot 2"], seed=7, max_rounds=200), seats)
-        self.cash_history: list[list[int]] = [[p.cash for p in self.game.players]]
+        #: Every player's cash at the end of each turn (index 0: the start; the last entry: now), for the cash chart.
+        self.cash_history: list[list[int]] = cash_by_turn(self.game)
+        #: The class period of this game in minutes (None: no time cap), kept for a rematch.
+        self.minutes: float | None = None
         #: Wraps the views' redraw after each change.  The dashboard puts Panel's ``hold`` here, so that
         #: one step reaches the page as one message instead of one per changed widget.
         self.redraw_batch: Callable[[], contextlib.AbstractContextManager[Any]] = contextlib.nullcontext
@@ -100,10 +134,19 @@ class GameModel(param.Parameterized):
         except LaspolyError as exc:
             return self._say(f"Could not start the game: {exc}")
         if self._open(game, kinds, lang or load_preset(preset).lang):
+            self.minutes = minutes or None
             self.deadline = time.time() + 60 * minutes if minutes else None
             self.message = ""
             self._changed()
         return True
+
+    def rematch(self, *, same_seed: bool) -> bool:
+        """The same players, seats and rules again: with the same seed (and dice script) to replay it, or a new random seed."""
+        s = self.game.setup
+        dice = " ".join(f"{d1}-{d2}" for d1, d2 in s["dice"]) if same_seed else ""
+        return self.new_game(s["players"], self.seats, preset=s["preset"], rules=dict(s["rules"]),
+                             seed=s["seed"] if same_seed else new_seed(), dice=dice, lang=self.lang,
+                             max_rounds=s["max_rounds"], minutes=self.minutes)
 
     def _open(self, game: Game, seats: list[str], lang: str) -> bool:
         """Put a new or loaded game on the table; False when it went to a new room and the page moves there."""
@@ -114,15 +157,14 @@ class GameModel(param.Parameterized):
         self.autoplay = False
         self.pending_confirm = None
         self.selected_field = -1
-        self.cash_history = [[p.cash for p in game.players]]
+        self.cash_history = cash_by_turn(game)
         self.lang = lang
         return True
 
     def _changed(self) -> None:
         if self._time_is_up() and not self.game.is_over:
             self.game.end_by_cap()
-        if not self.cash_history or self.game.turns != len(self.cash_history) - 1:
-            self.cash_history.append([p.cash for p in self.game.players])
+        _note_cash(self.cash_history, self.game)
         self.redraw()
 
     def _time_is_up(self) -> bool:
@@ -168,9 +210,14 @@ class GameModel(param.Parameterized):
         return actor if self.table.plays_here(actor) else None
 
     def person_claims(self) -> list[A.ClaimRent]:
-        """Rent claims people may make now (C6, S9)."""
-        return [a for (_, owner, field, _) in self.game.claims if self.is_person(owner)
+        """Rent claims the people at this screen may make now (C6, S9)."""
+        return [a for (_, owner, field, _) in self.game.claims if self.table.plays_here(owner)
                 for a in [A.ClaimRent(owner, field)] if self.game.is_legal(a)]
+
+    def claim_amount(self, claim: A.ClaimRent) -> tuple[int, int]:
+        """The payer and the amount of a rent claim that is still open."""
+        return next((payer, amount) for (payer, owner, field, amount) in self.game.claims
+                    if (owner, field) == (claim.player, claim.field))
 
     def choice(self, make: Any) -> Choice:
         """The action ``make(actor)`` for the person to move, with the engine's reason if it is illegal."""
@@ -186,11 +233,11 @@ class GameModel(param.Parameterized):
 
     def act(self, action: A.Action, *, confirmed: bool = False) -> bool:
         """A person's decision.  Illegal or refused ones leave the game as it was and set :attr:`message`."""
+        self.sync()  # first, so that a seat someone has just joined is no longer played here
         try:
             self.table.check_act(action)
         except LaspolyError as exc:
             return self._say(str(exc))
-        self.sync()
         reason = self.game.why_illegal(action)
         if reason is not None:
             return self._say(f"{self.game.players[action.player].name} cannot {self.game.describe_action(action)}: {reason}")
@@ -200,7 +247,7 @@ class GameModel(param.Parameterized):
                              f"{self.game.players[action.player].name} with no money, which is out of the game (L19). Confirm?")
         self.pending_confirm = None
         self.message = ""
-        if not self.table.commit(action):
+        if not self._commit(action):
             self.message = MOVED_ON
             self._changed()
             return False
@@ -224,10 +271,20 @@ class GameModel(param.Parameterized):
         cost = g.cost_of(action)
         return g.rules.elimination == "zero" and cost > 0 and g.players[action.player].cash == cost
 
+    def _commit(self, action: A.Action) -> bool:
+        """Play a checked action at the table and note the cash, so that the chart has every turn."""
+        if not self.table.commit(action):
+            return False
+        _note_cash(self.cash_history, self.game)
+        return True
+
     def sync(self) -> bool:
         """Catch up with what other devices did in a room (actions, seats joined or swapped); True if anything changed."""
+        turn = self.game.turns
         if not self.table.sync():
             return False
+        if self.game.turns > turn + 1:  # several turns went by unseen (a page back from sleep): rebuild the chart
+            self.cash_history = cash_by_turn(self.game)
         self._changed()
         return True
 
@@ -251,7 +308,7 @@ class GameModel(param.Parameterized):
         budget = max_actions if max_actions is not None else 1_000_000 if to_end else 10_000
         stand_in = BasicBot()
         bots = [bot or stand_in for bot in self.table.bots] if to_end else self.table.bots
-        done = play_bot_turns(game, bots, max_actions=budget, commit=self.table.commit,
+        done = play_bot_turns(game, bots, max_actions=budget, commit=self._commit,
                               until=lambda g: self._time_is_up() or (not to_end and g.turns != turn))
         if to_end and not self.game.is_over and (done >= budget or self._time_is_up()):
             self.game.end_by_cap()
@@ -273,7 +330,6 @@ class GameModel(param.Parameterized):
             self.table.undo()
         except LaspolyError as exc:
             return self._say(str(exc))
-        self.cash_history = self.cash_history[: self.game.turns + 1]
         self.autoplay = False
         self.pending_confirm = None
         self.message = "Took back the last decision."

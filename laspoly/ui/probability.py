@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 from typing import Any
 
@@ -15,7 +16,8 @@ from laspoly.analysis.markov import markov
 from laspoly.analysis.simulate import Spec, play_many
 from laspoly.analysis.stats import wilson
 from laspoly.bots.basic import TEMPERAMENTS
-from laspoly.ui.common import TabView
+from laspoly.ui.common import TabView, esc
+from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
 
@@ -101,7 +103,13 @@ class ProbabilityView(TabView):
             self.heat_note.object = ""
 
     async def _lab(self, _: Any) -> None:
-        """Simulate games in a worker thread, chunk by chunk, so the page keeps answering."""
+        """Simulate games in a worker thread, chunk by chunk, so the page keeps answering.
+
+        Panel runs this coroutine without the page's document lock.  Panel's own
+        widgets (the button, the progress bar) may change here; the charts'
+        Bokeh sources may not, so the result is drawn in a callback that Panel
+        schedules under the lock (``pn.state.execute``).
+        """
         bots = tuple(self.lab_bots.value)
         if len(bots) < 2:
             self.lab_note.object = "<p>Choose at least two bots.</p>"
@@ -114,15 +122,22 @@ class ProbabilityView(TabView):
         loop = asyncio.get_running_loop()
         records: list[Any] = []
         step = max(1, games // 20)
-        for start in range(0, games, step):
-            part = await loop.run_in_executor(None, play_many, spec, list(range(start, min(games, start + step))))
-            records += part
-            self.progress.value = int(100 * len(records) / games)
-        self.run_lab.disabled = False
-        self.progress.visible = False
-        self._show_lab(bots, records)
+        try:
+            for start in range(0, games, step):
+                part = await loop.run_in_executor(None, play_many, spec, list(range(start, min(games, start + step))))
+                records += part
+                self.progress.value = int(100 * len(records) / games)
+        except Exception as exc:  # a failed simulation is reported on the page; the lab stays usable
+            logging.getLogger("laspoly.ui").exception("the lab failed")
+            self.lab_note.object = f"<p>{esc(tr('lab.failed', self.model.lang, error=type(exc).__name__))}</p>"
+            return
+        finally:
+            self.run_lab.disabled = False
+            self.progress.visible = False
+        pn.state.execute(lambda: self._show_lab(bots, records), schedule=True)
 
     def _show_lab(self, bots: tuple[str, ...], records: list[Any]) -> None:
+        """Draw the lab's win rates and game lengths (changes Bokeh sources: call it under the document's lock)."""
         wins = {b: 0 for b in bots}
         seats = {b: 0 for b in bots}
         for r in records:

@@ -13,15 +13,14 @@ from typing import Any
 
 import panel as pn
 import param
-from bokeh.models import ColumnDataSource
-from bokeh.plotting import figure
 from panel.viewable import Viewer
 
 from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from laspoly.record import MAX_SAVE_BYTES
 from laspoly.table import PERSON, SEAT_CHOICES
-from laspoly.ui.common import PLAYER_COLORS, TabView, esc, player_badge
-from laspoly.ui.model import GameModel
+from laspoly.ui.common import TabView, esc, player_badge
+from laspoly.ui.model import GameModel, new_seed
+from laspoly.ui.standings import cash_chart, cash_chart_data
 
 
 class PlayersView(TabView):
@@ -32,10 +31,7 @@ class PlayersView(TabView):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self.table = pn.pane.HTML(sizing_mode="stretch_width")
-        self.source = ColumnDataSource({"xs": [], "ys": [], "color": [], "name": []})
-        chart = figure(height=220, sizing_mode="stretch_width", title="Cash over the turns", tools="hover",
-                       tooltips=[("", "@name")], toolbar_location=None, x_axis_label="turn", y_axis_label="cash")
-        chart.multi_line("xs", "ys", source=self.source, line_color="color", line_width=2)
+        chart, self.source = cash_chart("Cash over the turns", "turn", "cash")
         self.chart = pn.pane.Bokeh(chart, sizing_mode="stretch_width")
         self.model.param.watch(self.changed, ["version", "lang"])
         self.refresh()
@@ -55,13 +51,7 @@ class PlayersView(TabView):
         self.table.object = ("<table class='lp-players' style='width:100%;border-collapse:collapse'><thead><tr><th>Player</th><th>Seat</th>"
                              "<th>Cash</th><th>Net worth</th><th>Status</th><th>Jail cards</th><th>Properties</th></tr></thead>"
                              f"<tbody>{''.join(rows)}</tbody></table>")
-        hist = m.cash_history
-        self.source.data = {
-            "xs": [list(range(len(hist))) for _ in g.players],
-            "ys": [[row[i] for row in hist] for i in range(len(g.players))],
-            "color": [PLAYER_COLORS[i % len(PLAYER_COLORS)] for i in range(len(g.players))],
-            "name": [p.name for p in g.players],
-        }
+        self.source.data = cash_chart_data(m)
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(self.table, self.chart, sizing_mode="stretch_width")
@@ -183,7 +173,7 @@ class SetupView(Viewer):
                       for i, name in enumerate(DEFAULT_NAMES[:MAX_PLAYERS])]
         self.seat_kinds = [pn.widgets.Select(label="Seat", options=list(SEAT_CHOICES), value=PERSON if i == 0 else "basic", width=140)
                            for i in range(MAX_PLAYERS)]
-        self.seed = pn.widgets.IntInput(label="Seed", value=7, start=0, width=140)
+        self.seed = pn.widgets.IntInput(label="Seed", value=new_seed(), start=0, width=140)  # random; the cards show it for a replay
         self.dice = pn.widgets.TextInput(label="Scripted dice (optional), e.g. 6-6 2-3", width=300)
         self.rounds = pn.widgets.IntInput(label="Stop after rounds (0: no cap)", value=0, start=0, width=200)
         self.minutes = pn.widgets.IntInput(label="Stop after minutes (0: no cap)", value=0, start=0, width=200)
@@ -204,6 +194,8 @@ class SetupView(Viewer):
             rules=self.rules.value, seed=int(self.seed.value or 0), dice=self.dice.value, lang=self.lang.value,
             max_rounds=int(self.rounds.value) or None, minutes=int(self.minutes.value) or None)
         self.note.object = "<p>Game started.</p>" if ok else f"<p style='color:#b00020'>{esc(self.model.message)}</p>"
+        if ok:  # the next game gets a seed of its own; this one's stays on the player cards
+            self.seed.value = new_seed()
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(pn.Row(self.preset, self.lang), self.rules, self.count, self.rows, pn.Row(self.seed, self.dice),

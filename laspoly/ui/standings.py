@@ -1,0 +1,217 @@
+"""Who stands where: a card per player always on the Play tab, the cash chart, and the winner screen.
+
+The cards answer what a student at the table looks for between two moves:
+whose turn it is, every balance, who is in prison and for how long, and an
+offer that waits for an answer.  When the game ends, the winner screen gives
+the final standings, how the game ended, the cash over every turn, and a new
+game or a rematch with the same seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import panel as pn
+import param
+from bokeh.models import ColumnDataSource
+from bokeh.plotting import figure
+from panel.viewable import Viewer
+
+from laspoly.engine import events as E
+from laspoly.engine.game import TURN
+from laspoly.ui.common import BUTTON_CSS, PLAYER_COLORS, assign, esc, guarded, player_badge, player_glyph
+from laspoly.ui.i18n import tr
+from laspoly.ui.model import GameModel
+
+#: The cards' look: a row that wraps, the player to move outlined in their colour and marked in words.
+CARDS_CSS = """
+.lp-cards { display: flex; flex-wrap: wrap; gap: 6px; margin: 2px 0 4px 0; }
+.lp-card { flex: 1 1 150px; max-width: 260px; border: 1px solid #bbb; border-left-width: 8px; border-radius: 6px;
+           padding: 4px 8px; background: #fff; line-height: 1.3; }
+.lp-card.lp-now { border-width: 3px 3px 3px 8px; background: #fff8dc; box-shadow: 0 0 0 2px #333 inset; }
+.lp-card.lp-out { opacity: 0.55; }
+.lp-card-name { font-weight: 700; font-size: 1.05em; overflow-wrap: anywhere; }
+.lp-card-cash { font-size: 1.35em; font-weight: 700; }
+.lp-card-small { font-size: 0.85em; color: #333; }
+.lp-card-now { font-size: 0.8em; font-weight: 700; background: #333; color: #fff; border-radius: 3px; padding: 0 4px; }
+.lp-card-alert { font-size: 0.85em; font-weight: 700; color: #7a3d00; }
+.lp-cards-foot { flex-basis: 100%; font-size: 0.8em; color: #555; }
+"""
+
+#: The final standings' table.
+STANDINGS_CSS = """
+.lp-standings th, .lp-standings td { padding: 3px 6px; border-bottom: 1px solid #ddd; text-align: left; }
+.lp-standings .lp-num { text-align: right; white-space: nowrap; }
+"""
+
+
+def cash_chart_data(model: GameModel) -> dict[str, list[Any]]:
+    """One line per player: the cash at the end of every turn so far."""
+    g, hist = model.game, model.cash_history
+    return {
+        "xs": [list(range(len(hist))) for _ in g.players],
+        "ys": [[row[i] for row in hist] for i in range(len(g.players))],
+        "color": [PLAYER_COLORS[i % len(PLAYER_COLORS)] for i in range(len(g.players))],
+        "name": [p.name for p in g.players],
+    }
+
+
+def cash_chart(title: str, x_label: str, y_label: str, height: int = 220) -> tuple[Any, ColumnDataSource]:
+    """A Bokeh chart of the players' cash over the turns, and the source that feeds it."""
+    source = ColumnDataSource({"xs": [], "ys": [], "color": [], "name": []})
+    chart = figure(height=height, sizing_mode="stretch_width", title=title, tools="hover", tooltips=[("", "@name")],
+                   toolbar_location=None, x_axis_label=x_label, y_axis_label=y_label)
+    chart.multi_line("xs", "ys", source=source, line_color="color", line_width=2)
+    return chart, source
+
+
+def prison_text(model: GameModel, player: int) -> str:
+    """A prisoner's state in words: tries left this turn for the player to move, else the prison turn."""
+    g, lang = model.game, model.lang
+    p, r = g.players[player], g.rules
+    if player == g.current and g.phase == TURN and g.rolls_due:
+        return tr("cards.prison_tries", lang, tries=r.jail_tries_per_turn - g.prison_tries, of=r.jail_tries_per_turn)
+    return tr("cards.prison_turn", lang, turn=p.prison_turns + 1, of=r.jail_max_turns)
+
+
+class PlayerCardsView(Viewer):
+    """A card per player, always on the Play tab: colour and shape, name, cash, net worth, prison, cards, seat, turn."""
+
+    model = param.ClassSelector(class_=GameModel)
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.pane = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[CARDS_CSS])
+        self.model.param.watch(lambda *_: self.refresh(), ["version", "lang"])
+        self.refresh()
+
+    def refresh(self) -> None:
+        """Redraw every card (one HTML string: a step sends it only when something on it changed)."""
+        g, lang = self.model.game, self.model.lang
+        now = g.actor if not g.is_over else -1
+        cards = [self._card(i, i == now) for i in range(len(g.players))]
+        foot = tr("cards.footer", lang, rules=g.preset.name.get(lang) or g.preset.name.get("en") or g.preset.id,
+                  seed=g.setup["seed"], round=g.round)
+        assign(self.pane, object=f"<div class='lp-cards' role='list'>{''.join(cards)}<div class='lp-cards-foot'>{esc(foot)}</div></div>")
+
+    def _card(self, i: int, now: bool) -> str:
+        m, g, lang = self.model, self.model.game, self.model.lang
+        p = g.players[i]
+        seat = tr("cards.person", lang) if m.is_person(i) else tr("cards.bot", lang, kind=m.seats[i])
+        lines = [f"<div class='lp-card-name'>{player_badge(m, i)} <span class='lp-card-small'>· {esc(seat)}</span>"
+                 + (f" <span class='lp-card-now'>{esc(tr('cards.to_move', lang))}</span>" if now else "") + "</div>"]
+        if not p.active:
+            lines.append(f"<div class='lp-card-cash'>{esc(tr('cards.out', lang))}</div>")
+        else:
+            lines.append(f"<div class='lp-card-cash' title='{esc(tr('cards.cash', lang))}'>{esc(g.money(p.cash))}</div>")
+            lines.append(f"<div class='lp-card-small'>{esc(tr('cards.worth', lang, worth=g.money(g.net_worth(i)), count=len(g.owned_by(i))))}</div>")
+        status = []
+        if p.active and p.in_prison:
+            status.append(prison_text(m, i))
+        if p.jail_cards:
+            status.append(tr("cards.jail_cards", lang, count=len(p.jail_cards)))
+        if status:
+            lines.append(f"<div class='lp-card-small'>{esc(' · '.join(status))}</div>")
+        for offer in g.offers.values():
+            if offer.receiver == i:
+                lines.append(f"<div class='lp-card-alert'>{esc(tr('cards.offer', lang, name=g.players[offer.proposer].name, id=offer.id))}</div>")
+        color = PLAYER_COLORS[i % len(PLAYER_COLORS)]
+        classes = "lp-card" + (" lp-now" if now else "") + ("" if p.active else " lp-out")
+        current = " aria-current='true'" if now else ""
+        return f"<div class='{classes}' role='listitem' style='border-color:{color}'{current}>{''.join(lines)}</div>"
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self.pane
+
+
+def final_standings(model: GameModel) -> list[int]:
+    """The players in their final places: the winner, the others still in by net worth, then the last out first."""
+    g = model.game
+    order = [i for i, _ in g.standings()]
+    if g.winner is not None and g.winner in order:
+        order.remove(g.winner)
+        order.insert(0, g.winner)
+    out = [e.who for e in reversed(g.log) if isinstance(e, E.Eliminated)]
+    places = order + [i for i in dict.fromkeys(out) if i not in order]
+    return places + [i for i in range(len(g.players)) if i not in places]
+
+
+def how_it_ended(model: GameModel) -> str:
+    """How the game ended, in words: the last player left, or the cap (rounds, the class period, or stopped)."""
+    g, lang = model.game, model.lang
+    name = g.players[g.winner].name
+    if g.end_reason != "net_worth":
+        out = ", ".join(g.players[i].name for i in range(len(g.players)) if not g.players[i].active)
+        return tr("winner.how_last", lang, out=out, name=name)
+    cap = g.setup["max_rounds"]
+    if cap is not None and g.round > cap:
+        return tr("winner.how_rounds", lang, rounds=cap, name=name)
+    if model.deadline is not None:
+        return tr("winner.how_minutes", lang, name=name)
+    return tr("winner.how_stopped", lang, name=name)
+
+
+class WinnerView(Viewer):
+    """The end of a game: final standings, how it ended, the cash over every turn, a new game or a rematch.
+
+    It is made when a game first ends (most page views never need its chart),
+    and shows only while the game on the table is over.
+    """
+
+    model = param.ClassSelector(class_=GameModel)
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self.panel = pn.Column(sizing_mode="stretch_width", visible=False, css_classes=["lp-winner"])
+        self._built = False
+        self.model.param.watch(lambda *_: self.refresh(), ["version", "lang"])
+        self.refresh()
+
+    def _build(self) -> None:
+        m = self.model
+        self.title = pn.pane.HTML(sizing_mode="stretch_width")
+        self.table = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[STANDINGS_CSS])
+        self.chart, self.source = cash_chart("", "", "", height=240)
+        self.new_game = pn.widgets.Button(label="", color="primary", width=240, stylesheets=[BUTTON_CSS])
+        self.rematch = pn.widgets.Button(label="", width=240, stylesheets=[BUTTON_CSS])
+        self.new_game.on_click(guarded(m, lambda _: m.rematch(same_seed=False)))
+        self.rematch.on_click(guarded(m, lambda _: m.rematch(same_seed=True)))
+        self.panel.objects = [self.title, self.table, pn.pane.Bokeh(self.chart, sizing_mode="stretch_width"),
+                              pn.Row(self.new_game, self.rematch)]
+        self.panel.styles = {"border": "3px solid #333", "border-radius": "8px", "padding": "4px 12px", "background": "#fffdf2"}
+        self._built = True
+
+    def refresh(self) -> None:
+        """Show the winner screen while the game is over, up to date."""
+        m, g = self.model, self.model.game
+        if not g.is_over:
+            assign(self.panel, visible=False)
+            return
+        if not self._built:
+            self._build()
+        lang = m.lang
+        name = g.players[g.winner].name
+        self.title.object = (f"<h2 style='margin:6px 0'>{player_glyph(g.winner)} {esc(tr('table.turn.over', lang, name=name))}</h2>"
+                             f"<p style='font-size:1.1em;margin:2px 0'>{esc(how_it_ended(m))}</p>"
+                             f"<p style='margin:2px 0'>{esc(tr('winner.seed', lang, seed=g.setup['seed']))}</p>")
+        head = "".join(f"<th>{esc(tr(k, lang))}</th>" for k in ("winner.col.place", "winner.col.player", "winner.col.cash",
+                                                              "winner.col.worth", "winner.col.properties"))
+        rows = []
+        for place, i in enumerate(final_standings(m), 1):
+            p = g.players[i]
+            props = [g.field_name(f, lang) for f in g.owned_by(i)]
+            cash = esc(g.money(p.cash)) if p.active else esc(tr("cards.out", lang))
+            rows.append(f"<tr><td>{place}</td><td>{player_badge(m, i)}</td><td class='lp-num'>{cash}</td>"
+                        f"<td class='lp-num'>{esc(g.money(g.net_worth(i)))}</td>"
+                        f"<td><b>{len(props)}</b> <span style='font-size:0.85em'>{esc(', '.join(props))}</span></td></tr>")
+        self.table.object = f"<table class='lp-standings' style='width:100%;border-collapse:collapse'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        self.chart.title.text = tr("winner.chart", lang)
+        self.chart.xaxis.axis_label = tr("winner.turn", lang)
+        self.chart.yaxis.axis_label = tr("winner.col.cash", lang)
+        self.source.data = cash_chart_data(m)
+        assign(self.new_game, label=tr("winner.new_game", lang))
+        assign(self.rematch, label=tr("winner.rematch", lang))
+        assign(self.panel, visible=True)
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return self.panel
