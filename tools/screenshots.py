@@ -115,15 +115,15 @@ def serve(db: Path) -> Iterator[str]:
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     url = f"http://127.0.0.1:{port}/"
     try:
-        deadline = time.time() + 60
+        deadline = time.time() + 120
         while True:
             try:
-                with urllib.request.urlopen(url, timeout=2) as r:
+                with urllib.request.urlopen(url, timeout=30) as r:  # a loaded machine takes seconds to render the page
                     if r.status == 200:
                         break
             except OSError:
                 if time.time() > deadline or proc.poll() is not None:
-                    raise SystemExit("laspoly serve did not start within 60 s") from None
+                    raise SystemExit("laspoly serve did not start within 120 s") from None
                 time.sleep(0.3)
         yield url
     finally:
