@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import threading
 from typing import Any
 
 import panel as pn
@@ -35,6 +36,24 @@ def _cards(d: Dashboard) -> list[str]:
     return [_text("<div " + card) for card in re.split(r"<div class='lp-card[^']*' role='listitem'", html)[1:]]
 
 
+def _run_alone(coroutine: Any) -> None:
+    """Run a coroutine to its end on a loop of its own thread: a browser test earlier in the session may leave
+    Playwright's loop running on this one, where ``asyncio.run`` refuses to start."""
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(coroutine)
+        except BaseException as error:  # handed back to the test's thread
+            errors.append(error)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if errors:
+        raise errors[0]
+
+
 def _text(html: str) -> str:
     """What a reader sees of an HTML pane: the text without tags."""
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html)).strip()
@@ -50,7 +69,7 @@ def test_the_lab_draws_its_charts_in_a_callback_scheduled_under_the_documents_lo
     monkeypatch.setattr(pn.state, "execute", lambda callback, schedule="auto": scheduled.append((callback, schedule)))
     view.games.value = 4
     view.lab_bots.value = ["greedy", "cautious"]
-    asyncio.run(view._lab(None))
+    _run_alone(view._lab(None))
     assert view.win_source.data["bot"] == [] and len(scheduled) == 1 and scheduled[0][1] is True
     scheduled[0][0]()  # what the server runs on its next tick, with the lock held
     assert view.win_source.data["bot"] == ["greedy", "cautious"] and "4 games" in view.lab_note.object
