@@ -62,17 +62,19 @@ def start_server(db_url: str, port: int | None = None, num_procs: int = 1,
         url = f"http://127.0.0.1:{port}/laspoly_app"
     with open(log or os.devnull, "wb") as out:  # the server keeps its own copy of the file
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
-    deadline = time.time() + 60
+    deadline = time.time() + 180  # a loaded 2-core machine can take over a minute to import and start Panel
     while time.time() < deadline:
         try:
             with urllib.request.urlopen(url, timeout=2) as r:
                 if r.status == 200:
                     break
         except OSError:
+            if proc.poll() is not None:
+                pytest.fail(f"laspoly serve exited with status {proc.returncode} before it answered")
             time.sleep(0.3)
     else:
         proc.kill()
-        pytest.fail("laspoly serve did not start within 60 s")
+        pytest.fail("laspoly serve did not start within 180 s")
     return proc, url
 
 
