@@ -22,9 +22,11 @@ from laspoly.store import Store, StoreError, default_url, open_store
 from laspoly.table import PERSON
 from laspoly.ui.board import BoardFigure
 from laspoly.ui.common import TabView
+from laspoly.ui.common import is_served as _serving
 from laspoly.ui.controls import ControlsView
 from laspoly.ui.invite import InviteView, MyGamesView
 from laspoly.ui.model import GameModel
+from laspoly.ui.presentation import ProjectorView
 from laspoly.ui.probability import ProbabilityView
 from laspoly.ui.standings import PlayerCardsView, WinnerView
 from laspoly.ui.views import CardView, FilesView, LogView, PlayersView, RulesView, SetupView
@@ -33,11 +35,6 @@ CSS = """
 .lp-players th, .lp-players td { padding: 3px 6px; border-bottom: 1px solid #ddd; text-align: left; }
 button:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
 """
-
-
-def _serving() -> bool:
-    """Whether this runs in a served session (``panel serve``), not a notebook or a script."""
-    return pn.state.curdoc is not None and pn.state.curdoc.session_context is not None
 
 
 def _page_open() -> bool:
@@ -232,11 +229,11 @@ def _serve_stylesheets_locally() -> None:
     doc._template_variables["dist_url"] = f"{pn.state.rel_path}/{LOCAL_DIST}" if pn.state.rel_path else LOCAL_DIST
 
 
-def build_app(db_url: str | None = None) -> Dashboard:
+def build_app(db_url: str | None = None) -> Dashboard | ProjectorView:
     """The dashboard for one browser session: the room in its URL, or a new room.
 
     ``?room=ID&seat=TOKEN`` opens a seat, ``?room=ID&view=TOKEN`` the spectator's
-    view; ``me=KEY`` is the browser's owner key (its "My games").  Without a
+    view (the projector's page, with no controls); ``me=KEY`` is the browser's owner key (its "My games").  Without a
     room, a new game starts in a new room and the URL is updated so that a reload
     or a restart of the server resumes it.
     """
@@ -247,7 +244,8 @@ def build_app(db_url: str | None = None) -> Dashboard:
     if room and secret:
         try:
             table = join_room(store, room, secret, owner_key=me)
-            return Dashboard(GameModel(table=table, lang=table.lang))
+            model = GameModel(table=table, lang=table.lang)
+            return Dashboard(model) if model.can_drive else ProjectorView(model)
         except StoreError as exc:
             note = f"That link did not open a game: {exc}. A new game was started instead."
     me = me or new_owner_key()
@@ -262,7 +260,7 @@ def build_app(db_url: str | None = None) -> Dashboard:
     return Dashboard(model)
 
 
-def session_app() -> Dashboard:
+def session_app() -> Dashboard | ProjectorView:
     """What ``laspoly serve`` runs for each browser session: Panel's extensions, then this session's dashboard."""
     pn.extension("filedropper", sizing_mode="stretch_width", notifications=False)  # inside the session, as panel serve does
     return build_app()
