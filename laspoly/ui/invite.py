@@ -114,7 +114,7 @@ class InviteView(TabView):
         for k, (url, query) in enumerate(zip(urls, links.values(), strict=True)):
             text = pn.pane.HTML(self._row_text(k, url), sizing_mode="stretch_width", stylesheets=[INVITE_CSS])
             label, copied = tr("invite.copy", lang), tr("invite.copied", lang)
-            copy = pn.widgets.Button(label=label, width=160, stylesheets=[BUTTON_CSS])
+            copy = pn.widgets.Button(label=label, width=160, stylesheets=[BUTTON_CSS], css_classes=["lp-copy"])
             copy.js_on_click(args={"query": query, "button": copy, "label": label, "copied": copied}, code=COPY_JS)
             self._rows.append((text, copy))
             parts: list[Any] = []

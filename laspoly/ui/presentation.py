@@ -30,24 +30,24 @@ from laspoly.ui.views import LogView
 #: How often the page asks the store for the players' moves, in milliseconds (as the dashboard's own poll).
 POLL_MS = 500
 
-#: Large type for a room at the back of a classroom.
-PAGE_CSS = """
-:host { font-size: 20px; }
+#: Large type for a room at the back of a classroom: every pane of the page starts from 20 px (Panel's own is 12).
+BASE_CSS = ":host { font-size: 20px; }"
+PAGE_CSS = BASE_CSS + """
 .lp-projector-head { font-size: 1.8em; font-weight: 700; margin: 2px 0; line-height: 1.2; overflow-wrap: anywhere; }
 .lp-projector-title { font-size: 0.55em; font-weight: 400; color: #444; margin-right: 0.6em; }
 """
-TURN_CSS = """
-.lp-turn { font-size: 1.35em; line-height: 1.35; overflow-wrap: anywhere; }
+TURN_CSS = BASE_CSS + """
+.lp-turn { font-size: 1.25em; line-height: 1.35; overflow-wrap: anywhere; }
 .lp-turn div { margin: 2px 0; }
 .lp-turn-pot { font-weight: 700; font-size: 1.15em; }
 .lp-turn-card { border: 2px solid #b08900; background: #fff8e1; border-radius: 8px; padding: 4px 8px; }
 .lp-turn-note { color: #7a0000; font-weight: 700; }
 """
-CARDS_CSS = """
-.lp-cards { font-size: 1.5em; }
-.lp-card { flex: 1 1 230px; max-width: none; }
+CARDS_CSS = BASE_CSS + """
+.lp-cards { font-size: 1.25em; }
+.lp-card { flex: 1 1 200px; max-width: none; }
 """
-LOG_CSS = ".lp-log { font-size: 1.2em !important; line-height: 1.35; }"
+LOG_CSS = BASE_CSS + ".lp-log { font-size: 1.2em !important; line-height: 1.35; }"
 HEADING = "<h3 style='font-size:1.4em;margin:6px 0 2px 0'>{text}</h3>"
 
 
@@ -91,8 +91,8 @@ class ProjectorView(Viewer):
         self.log.pane.height = 320
         self.head = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[PAGE_CSS])
         self.turn = pn.pane.HTML(sizing_mode="stretch_width", min_height=150, stylesheets=[TURN_CSS])
-        self.turn_heading = pn.pane.HTML(sizing_mode="stretch_width")
-        self.log_heading = pn.pane.HTML(sizing_mode="stretch_width")
+        self.turn_heading = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[BASE_CSS])
+        self.log_heading = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[BASE_CSS])
         m.param.watch(lambda *_: self.refresh(), ["version", "lang", "message"])
         self.refresh()
         # the board is as wide as the column or the screen's height, whichever is less, so it is seen whole
