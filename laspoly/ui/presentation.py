@@ -19,7 +19,7 @@ import param
 from bokeh.models import TapTool
 from panel.viewable import Viewer
 
-from laspoly.store import StoreError
+from laspoly.errors import LaspolyError
 from laspoly.ui.board import BoardFigure, centre_data
 from laspoly.ui.common import esc, is_served
 from laspoly.ui.i18n import tr
@@ -124,7 +124,7 @@ class ProjectorView(Viewer):
         m = self.model
         try:
             m.sync()
-        except StoreError as exc:
+        except LaspolyError as exc:  # the store's errors (a views module never imports the store itself)
             m.message = tr("projector.store_down", m.lang, error=str(exc))
         except Exception:  # a poll must never stop the session's timer
             logging.getLogger("laspoly.rooms").exception("polling the room failed")
