@@ -11,7 +11,7 @@ import pytest
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.rooms import join_room, open_room, seat_token
-from laspoly.store import Store, open_store
+from laspoly.store import Store, StoreError, open_store
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import InviteView, qr_svg
 from laspoly.ui.model import GameModel
@@ -54,6 +54,20 @@ def test_the_projector_follows_the_room_when_it_catches_up(store: Store) -> None
     assert view.model.game.digest() == owner.game.digest()
     assert "Ana rolled 1 + 3 = 4" in view.turn.object and view.model.status() in view.head.object
     assert owner.game.describe(owner.game.log[-1], "en") in view.log.pane.object
+
+
+def test_a_database_that_is_down_is_said_on_the_projector_and_cleared_when_it_is_back(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    view = ProjectorView(_spectator(store, _owner(store)))
+
+    def down() -> bool:
+        raise StoreError("the database is locked")
+
+    monkeypatch.setattr(view.model.table, "sync", down)
+    view._poll()
+    assert "the database is locked" in view.turn.object
+    monkeypatch.undo()
+    view._poll()
+    assert "locked" not in view.turn.object and view.model.message == ""
 
 
 def test_this_turn_names_the_pot_and_escapes_a_typed_name(store: Store) -> None:

@@ -21,7 +21,7 @@ from panel.viewable import Viewer
 
 from laspoly.errors import LaspolyError
 from laspoly.ui.board import BoardFigure, centre_data
-from laspoly.ui.common import esc, is_served
+from laspoly.ui.common import assign, esc, is_served
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 from laspoly.ui.standings import PlayerCardsView
@@ -112,12 +112,12 @@ class ProjectorView(Viewer):
         m = self.model
         self.board.refresh()
         lang = m.lang
-        self.head.object = (f"<div class='lp-projector-head' role='heading' aria-level='1' aria-live='polite'>"
-                            f"<span class='lp-projector-title'>{esc(tr('projector.title', lang))}</span>"
-                            f"<span class='lp-projector-status'>{esc(m.status())}</span></div>")
-        self.turn.object = this_turn_html(m)
-        self.turn_heading.object = HEADING.format(text=esc(tr("projector.this_turn", lang)))
-        self.log_heading.object = HEADING.format(text=esc(tr("projector.log", lang)))
+        assign(self.head, object=f"<div class='lp-projector-head' role='heading' aria-level='1' aria-live='polite'>"
+                                 f"<span class='lp-projector-title'>{esc(tr('projector.title', lang))}</span>"
+                                 f"<span class='lp-projector-status'>{esc(m.status())}</span></div>")
+        assign(self.turn, object=this_turn_html(m))
+        assign(self.turn_heading, object=HEADING.format(text=esc(tr("projector.this_turn", lang))))
+        assign(self.log_heading, object=HEADING.format(text=esc(tr("projector.log", lang))))
 
     def _poll(self) -> None:
         """Catch up with the players' devices; the projector itself never moves a bot."""
