@@ -23,6 +23,7 @@ from laspoly.table import PERSON
 from laspoly.ui.board import BoardFigure
 from laspoly.ui.common import TabView
 from laspoly.ui.controls import ControlsView
+from laspoly.ui.demonstrations import DemonstrationsView
 from laspoly.ui.invite import InviteView, MyGamesView
 from laspoly.ui.model import GameModel
 from laspoly.ui.probability import ProbabilityView
@@ -73,7 +74,7 @@ class Dashboard(Viewer):
         # tabs would rebuild a tab each time it is shown.
         self._views: dict[str, Any] = {}
         pages = [("Play", "play"), ("Players", "players"), ("Probability", "probability"), ("Rules", "rules"),
-                 ("New game", "setup"), ("Save and load", "files")]
+                 ("New game", "setup"), ("Demonstrations", "demonstrations"), ("Save and load", "files")]
         if m.shared:
             pages += [("Invite", "invite"), ("My games", "my_games")]
         self._page_names = [name for _, name in pages]
@@ -105,7 +106,7 @@ class Dashboard(Viewer):
                 view = ProbabilityView(model=self.model, board=self.board)
             else:
                 view = {"players": PlayersView, "rules": RulesView, "setup": SetupView, "files": FilesView,
-                        "invite": InviteView, "my_games": MyGamesView}[name](model=self.model)
+                        "invite": InviteView, "my_games": MyGamesView, "demonstrations": DemonstrationsView}[name](model=self.model)
             self._views[name] = view
             if isinstance(view, TabView):  # a view read before its tab is shown waits, hidden, like the others
                 view.shown = self._page_names.index(name) == self.tabs.active
@@ -117,6 +118,7 @@ class Dashboard(Viewer):
     rules = property(lambda self: self._view("rules"), doc="The Rules tab's view (a RulesView).")
     setup = property(lambda self: self._view("setup"), doc="The New game tab's view (a SetupView).")
     files = property(lambda self: self._view("files"), doc="The Save and load tab's view (a FilesView).")
+    demonstrations = property(lambda self: self._view("demonstrations"), doc="The Demonstrations tab's view (a DemonstrationsView).")
 
     def _fill_play(self) -> None:
         """Put the Play tab on the page in steps; on a served page each step is its own turn of the server's event loop.
