@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from playwright.sync_api import Page, expect
-
 from test_browser import _button, _input, _open, _tab
 
 pytestmark = pytest.mark.browser
