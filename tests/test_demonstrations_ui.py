@@ -86,6 +86,6 @@ def test_the_position_download_is_the_game_on_the_table() -> None:
     assert data["format"] == "laspoly-position" and [p["name"] for p in data["players"]] == [p.name for p in m.game.players]
 
 
-def test_the_dashboard_has_a_demonstrations_tab() -> None:
+def test_the_dashboard_has_a_tab_for_teachers_with_the_demonstrations() -> None:
     d = Dashboard(GameModel())
-    assert "demonstrations" in d._page_names and isinstance(d.demonstrations, DemonstrationsView)
+    assert "teacher" in d._page_names and isinstance(d.teacher, DemonstrationsView)

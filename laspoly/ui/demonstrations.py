@@ -1,4 +1,4 @@
-"""The teacher's tab: start a shipped demonstration, or edit a position and play on from it.
+"""The teacher's tab: start a shipped demonstration, edit a position and play on from it, or create a class.
 
 A demonstration is a position shipped with the package (``laspoly positions``
 lists them): the moment a lesson is about, set up in one click instead of a
@@ -6,7 +6,8 @@ dozen scripted rolls.  The editor starts from the game on the table; the
 teacher changes cash, token fields, owners, buildings, mortgages, the pot and
 the next dice, and "Play from this position" checks the whole position as a
 save file is checked.  An impossible one is refused with its reasons and the
-game on the table stays as it was.
+game on the table stays as it was.  "Create a class" gives a class code, the
+students' link and the teacher's link (:mod:`laspoly.classes`, :mod:`laspoly.ui.teacher`).
 """
 
 from __future__ import annotations
@@ -18,11 +19,12 @@ from typing import Any
 import panel as pn
 import param
 
+from laspoly.classes import NewClass
 from laspoly.engine.chance import parse_dice_script
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
 from laspoly.positions import demonstrations, dumps_position
-from laspoly.ui.common import BUTTON_CSS, TabView, esc, guarded
+from laspoly.ui.common import BUTTON_CSS, TabView, base_url, esc, guarded
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
@@ -58,6 +60,11 @@ class DemonstrationsView(TabView):
         self.play = pn.widgets.Button(color="primary", stylesheets=[BUTTON_CSS])
         self.download = pn.widgets.FileDownload(callback=self._position_file, filename="laspoly-position.json", width=220)
         self.note = pn.pane.HTML(sizing_mode="stretch_width", min_height=24)
+        self.class_head = pn.pane.HTML(sizing_mode="stretch_width")
+        self.class_name = pn.widgets.TextInput(max_length=40, width=300)
+        self.create_class = pn.widgets.Button(stylesheets=[BUTTON_CSS])
+        self.class_note = pn.pane.HTML(sizing_mode="stretch_width", min_height=24)
+        self.create_class.on_click(guarded(m, lambda _: self.new_class()))
         #: The position being edited, in normal form.
         self.draft: dict[str, Any] = m.position()
         self._loading = False
@@ -93,6 +100,10 @@ class DemonstrationsView(TabView):
                             (self.mortgaged, "demo.mortgaged"), (self.pot, "demo.pot"), (self.dice, "demo.dice")):
             widget.label = tr(key, lang)
         self.play.label = tr("demo.play", lang)
+        self.class_head.object = (f"<h3 style='margin:12px 0 2px'>{esc(tr('class.create_head', lang))}</h3>"
+                                  f"<p style='margin:0'>{esc(tr('class.create_help', lang))}</p>")
+        self.class_name.label = tr("class.name", lang)
+        self.create_class.label = tr("class.create", lang)
         self.download.label = tr("demo.download", lang)
         self._describe()
         self._fill_lists()
@@ -214,6 +225,21 @@ class DemonstrationsView(TabView):
         self.note.object = (f"<p style='color:#b00020;margin:2px 0'>{esc(lines[0] if lines else '')}</p>"
                             + "".join(f"<p style='color:#b00020;margin:0 0 0 1em'>{esc(line.strip())}</p>" for line in lines[1:]))
 
+    def new_class(self) -> NewClass | None:
+        """Create a class and show its code, its student link and (once) its teacher link."""
+        lang = self.model.lang
+        made = self.model.create_class(self.class_name.value or "")
+        if made is None:
+            self.class_note.object = f"<p style='color:#b00020'>{esc(self.model.message)}</p>"
+            return None
+        base = base_url()
+        self.class_note.object = (
+            f"<p><b>{esc(tr('class.created', lang, name=made.name, code=made.code))}</b></p>"
+            f"<p>{esc(tr('class.student_link', lang))} <code style='user-select:all'>{esc(base + made.student_link)}</code></p>"
+            f"<p>{esc(tr('class.teacher_link', lang))} <a href='{esc(base + made.teacher_link)}' target='_blank' rel='noopener'>"
+            f"<code style='user-select:all'>{esc(base + made.teacher_link)}</code></a></p>")
+        return made
+
     def _position_file(self) -> io.BytesIO:
         return io.BytesIO(dumps_position(self.model.position()).encode("utf-8"))
 
@@ -231,6 +257,7 @@ class DemonstrationsView(TabView):
             pn.Row(self.hotel, self.factory, self.mortgaged),
             pn.Row(self.pot, self.dice),
             pn.Row(self.play, self.download), self.note,
+            self.class_head, pn.Row(self.class_name, self.create_class), self.class_note,
             sizing_mode="stretch_width",
         )
 

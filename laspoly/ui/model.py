@@ -13,7 +13,6 @@ browser session builds its own model, and there is no shared module-level state.
 from __future__ import annotations
 
 import contextlib
-import csv
 import io
 import json
 import secrets
@@ -26,6 +25,8 @@ import param
 
 from laspoly.bots.basic import BasicBot
 from laspoly.bots.runner import play_bot_turns
+from laspoly.classes import NewClass
+from laspoly.csv_export import write_csv
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.game import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Game, check_player_count
@@ -398,6 +399,14 @@ class GameModel(param.Parameterized):
         """The game on the table as a position in normal form, with each seat's kind (for the editor and a download)."""
         return position_of(self.game, seats=self.seats)
 
+    def create_class(self, name: str) -> NewClass | None:
+        """A new class (code, student link, teacher link with its key); None, with the reason in :attr:`message`."""
+        try:
+            return self.table.create_class(name)
+        except LaspolyError as exc:
+            self._say(str(exc))
+            return None
+
     def my_games(self) -> list[RoomSummary] | None:
         """The games started with this browser's key, newest first; None when it has no key."""
         return self.table.my_games()
@@ -469,9 +478,4 @@ def _save_file(game: Game) -> io.BytesIO:
 
 
 def _csv(header: list[str], rows: Iterable[list[Any]]) -> io.StringIO:
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(header)
-    w.writerows(rows)
-    out.seek(0)
-    return out
+    return write_csv(header, rows)
