@@ -29,6 +29,7 @@ from laspoly.ui.i18n import tr
 from laspoly.ui.invite import InviteView, MyGamesView
 from laspoly.ui.model import GameModel
 from laspoly.ui.probability import ProbabilityView
+from laspoly.ui.replay import ReplayView
 from laspoly.ui.standings import PlayerCardsView, WinnerView
 from laspoly.ui.teacher import TeacherView
 from laspoly.ui.views import CardView, FilesView, LogView, PlayersView, RulesView, SetupView
@@ -76,7 +77,7 @@ class Dashboard(Viewer):
         # first time the tab is shown (or the attribute is read) and kept from then on.  Panel's own dynamic
         # tabs would rebuild a tab each time it is shown.
         self._views: dict[str, Any] = {}
-        pages = [("Play", "play"), ("Players", "players"), ("Probability", "probability"), ("Rules", "rules"),
+        pages = [("Play", "play"), ("Players", "players"), ("Probability", "probability"), ("Replay", "replay"), ("Rules", "rules"),
                  ("New game", "setup"), ("For teachers", "teacher"), ("Save and load", "files")]
         if m.shared:
             pages += [("Invite", "invite"), ("My games", "my_games")]
@@ -109,7 +110,7 @@ class Dashboard(Viewer):
                 view = ProbabilityView(model=self.model, board=self.board)
             else:
                 view = {"players": PlayersView, "rules": RulesView, "setup": SetupView, "files": FilesView,
-                        "invite": InviteView, "my_games": MyGamesView, "teacher": DemonstrationsView}[name](model=self.model)
+                        "invite": InviteView, "my_games": MyGamesView, "teacher": DemonstrationsView, "replay": ReplayView}[name](model=self.model)
             self._views[name] = view
             if isinstance(view, TabView):  # a view read before its tab is shown waits, hidden, like the others
                 view.shown = self._page_names.index(name) == self.tabs.active
@@ -121,6 +122,7 @@ class Dashboard(Viewer):
     rules = property(lambda self: self._view("rules"), doc="The Rules tab's view (a RulesView).")
     setup = property(lambda self: self._view("setup"), doc="The New game tab's view (a SetupView).")
     files = property(lambda self: self._view("files"), doc="The Save and load tab's view (a FilesView).")
+    replay = property(lambda self: self._view("replay"), doc="The Replay tab's view (a ReplayView).")
     teacher = property(lambda self: self._view("teacher"), doc="The For teachers tab's view (a DemonstrationsView).")
 
     def _fill_play(self) -> None:
