@@ -205,8 +205,8 @@ def test_the_play_tab_is_filled_in_steps_the_turns_controls_first_then_the_board
     assert winner is d.winner.panel
     board, side = row.objects
     assert isinstance(board, pn.pane.Bokeh) and board.object is d.board.figure
-    header, cards, turn, manage, card, log = side.objects
-    assert header is d.controls.header and cards is d.cards.pane
+    header, cards, turn, manage, guessing, card, log = side.objects
+    assert header is d.controls.header and cards is d.cards.pane and d.guessing.switch in guessing.select(pn.widgets.Switch)
     assert d.controls.autoplay in turn.select(pn.widgets.Toggle)
     assert d.controls.house in manage.select(pn.widgets.Button)
     assert d.card.pane in card.select(pn.pane.HTML) and d.log.pane in log.select(pn.pane.HTML)

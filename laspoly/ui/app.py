@@ -25,6 +25,7 @@ from laspoly.ui.board import BoardFigure
 from laspoly.ui.common import TabView, esc
 from laspoly.ui.controls import ControlsView
 from laspoly.ui.demonstrations import DemonstrationsView
+from laspoly.ui.guessing import GuessView
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import InviteView, MyGamesView
 from laspoly.ui.model import GameModel
@@ -68,6 +69,7 @@ class Dashboard(Viewer):
         self.log = LogView(model=m)
         self.cards = PlayerCardsView(model=m)
         self.winner = WinnerView(model=m)
+        self.guessing = GuessView(model=m)
         m.param.watch(self._select_on_board, "selected_field")
         self.lang = pn.widgets.RadioButtonGroup(options={"English": "en", "Español": "es"}, value=m.lang, width=200)
         self.lang.param.watch(lambda e: setattr(m, "lang", e.new), "value")
@@ -140,7 +142,7 @@ class Dashboard(Viewer):
             lambda: self._slots[0].param.update(objects=[self.winner, row]),
             lambda: row.insert(0, pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=760, min_width=320)),
             lambda: side.append(self.controls.manage_controls()),
-            lambda: side.extend([self.card, self.log]),
+            lambda: side.extend([self.guessing, self.card, self.log]),
         ]
 
         def run(index: int = 0) -> None:

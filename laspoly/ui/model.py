@@ -33,10 +33,12 @@ from laspoly.engine.game import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Game, ch
 from laspoly.engine.positions import position_of
 from laspoly.errors import LaspolyError, SetupError
 from laspoly.positions import load_demonstration
+from laspoly.predict import Guess
 from laspoly.record import game_from_json, game_to_dict, new_game_from_setup
 from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
 from laspoly.table import LocalTable, RoomSummary, Table, check_seat, default_seats
+from laspoly.ui.i18n import tr
 
 #: What a person is told when another device stored the next action first.
 MOVED_ON = "The game has changed on another device; your action was not applied. Look again and choose."
@@ -97,6 +99,8 @@ class GameModel(param.Parameterized):
     pending_confirm = param.Parameter(default=None, doc="An action that would leave cash at zero, awaiting confirmation (L19).")
     deadline = param.Number(default=None, allow_None=True, doc="Epoch seconds at which a class-period game stops (L20).")
     navigate = param.String(default="", doc="A query string the page should move to (a game opened in a new room).")
+    predict = param.Boolean(default=False, doc="Predict, then roll: a person types a guess of the total before each roll.")
+    guess = param.Integer(default=None, allow_None=True, bounds=(2, 12), doc="The guess typed for the next roll of a person.")
 
     def __init__(self, game: Game | None = None, seats: Sequence[str] | None = None, *, table: Table | None = None,
                  **params: Any) -> None:
@@ -244,18 +248,34 @@ class GameModel(param.Parameterized):
         reason = self.game.why_illegal(action)
         if reason is not None:
             return self._say(f"{self.game.players[action.player].name} cannot {self.game.describe_action(action)}: {reason}")
+        if self.predict and isinstance(action, A.Roll) and self.guess is None:
+            return self._say(tr("predict.first", self.lang, name=self.game.players[action.player].name))
         if not confirmed and self._hits_zero(action):
             self.pending_confirm = action
             return self._say(f"{self.game.describe_action(action).capitalize()} would leave "
                              f"{self.game.players[action.player].name} with no money, which is out of the game (L19). Confirm?")
         self.pending_confirm = None
         self.message = ""
+        index, seen = len(self.game.history), len(self.game.log)
         if not self._commit(action):
             self.message = MOVED_ON
             self._changed()
             return False
+        if self.predict and isinstance(action, A.Roll) and self.guess is not None:
+            self._keep_guess(index, action.player, self.guess, seen)
         self._changed()
         return True
+
+    def _keep_guess(self, index: int, player: int, guess: int, seen: int) -> None:
+        """Put the guess beside the roll it was made for, with the total that came."""
+        rolled = next((e for e in self.game.log[seen:] if isinstance(e, E.Rolled)), None)
+        if rolled is not None:
+            self.table.add_guess(Guess(index, player, guess, rolled.d1 + rolled.d2))
+        self.guess = None
+
+    def guesses(self) -> list[Guess]:
+        """Every guess kept in this game (on every screen of a room), in the order of the rolls."""
+        return self.table.guesses()
 
     def confirm(self) -> bool:
         """Carry out the action that waited for confirmation."""
