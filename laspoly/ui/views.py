@@ -17,6 +17,7 @@ from panel.viewable import Viewer
 
 from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from laspoly.record import MAX_SAVE_BYTES
+from laspoly.bots.basic import DEFAULT_OPPONENT
 from laspoly.table import PERSON, SEAT_CHOICES
 from laspoly.ui.common import TabView, esc, player_badge
 from laspoly.ui.model import GameModel, new_seed
@@ -171,7 +172,7 @@ class SetupView(Viewer):
         self.count = pn.widgets.IntSlider(label="Players", start=MIN_PLAYERS, end=MAX_PLAYERS, value=3, width=220)
         self.names = [pn.widgets.TextInput(label=f"Player {i + 1}", value=name, max_length=40, width=220)
                       for i, name in enumerate(DEFAULT_NAMES[:MAX_PLAYERS])]
-        self.seat_kinds = [pn.widgets.Select(label="Seat", options=list(SEAT_CHOICES), value=PERSON if i == 0 else "basic", width=140)
+        self.seat_kinds = [pn.widgets.Select(label="Seat", options=list(SEAT_CHOICES), value=PERSON if i == 0 else DEFAULT_OPPONENT, width=140)
                            for i in range(MAX_PLAYERS)]
         self.seed = pn.widgets.IntInput(label="Seed", value=new_seed(), start=0, width=140)  # random; the cards show it for a replay
         self.dice = pn.widgets.TextInput(label="Scripted dice (optional), e.g. 6-6 2-3", width=300)
