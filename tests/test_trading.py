@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 from helpers import ANA, BEN, CY, give, new_game
 
@@ -101,7 +103,7 @@ def test_a_refused_offer_is_not_repeated_at_once() -> None:
     play_bot_turns(g, [dealer, _Refuser(), make_bot("basic")], commit=commit, until=lambda game: game.round > 30)
     assert offers, "the dealer never offered"
     assert all(a.player == ANA for _, a in offers)
-    for (r1, a1), (r2, a2) in zip(offers, offers[1:], strict=False):
+    for (r1, a1), (r2, a2) in itertools.pairwise(offers):
         assert a1 != a2, f"the refused offer {a1} was made again in round {r2}"
         if (a1.to, a1.give, a1.take) == (a2.to, a2.give, a2.take):
             assert r2 - r1 >= dealer.patience

@@ -15,8 +15,8 @@ does, and weighs every trade and bid with an :class:`~laspoly.bots.valuation.App
   an offer that was refused is not made again for ``patience`` rounds, nor ever on the same terms;
 * in an auction it bids up to what the field adds to its worth.
 
-The search runs only when the owners changed since the last fruitless one (or every few rounds),
-so a game of trading bots costs little more than one of basic bots.
+The search runs only when the owners changed since the last fruitless one, or after a wait that
+doubles while nothing changes, so a game of trading bots costs little more than one of basic bots.
 """
 
 from __future__ import annotations
@@ -29,8 +29,10 @@ from laspoly.engine.state import TradeOffer
 
 #: What a Get-Out-of-Prison card is worth in a trade.
 CARD_WORTH = 50
-#: A search that found nothing is repeated after this many rounds even when no owner changed (cash did).
+#: A search that found nothing is repeated after this many rounds even when no owner changed (cash did),
+#: and the wait doubles with every fruitless search in a row, up to ``SEARCH_AT_MOST`` rounds.
 SEARCH_EVERY = 3
+SEARCH_AT_MOST = 48
 
 OfferKey = tuple[int, tuple[int, ...], tuple[int, ...]]  # (to, give, take)
 
@@ -62,7 +64,7 @@ class TradingBot(BasicBot):
         self.refused: dict[OfferKey, tuple[int, int]] = {}  # offer -> (round refused, its cash)
         self._pending: dict[OfferKey, int] = {}  # my offers awaiting an answer, with their cash
         self._this_turn: tuple[int, int] = (-1, 0)  # (game turn, offers made in it)
-        self._fruitless: tuple[int, int] = (-1, -99)  # (owner version, round) of the last search that found nothing
+        self._fruitless: tuple[int, int, int] = (-1, -99, 0)  # (owner version, round, rounds to wait) after a search that found nothing
         self._bid_limit: tuple[int, int, float] = (-1, -1, 0.0)  # (field, owner version, highest bid)
 
     def _turn(self, game: Observation, me: int) -> A.Action:
@@ -101,7 +103,8 @@ class TradingBot(BasicBot):
             turn, made = game.turns, 0
         if made >= self.offers_per_turn:
             return None
-        if self._fruitless[0] == game.owner_version and game.round - self._fruitless[1] < SEARCH_EVERY:
+        version, last, wait = self._fruitless
+        if version == game.owner_version and game.round - last < wait:
             return None
         best: tuple[float, A.ProposeTrade, OfferKey] | None = None
         for to, give, take in self._candidates(game, me):
@@ -116,7 +119,8 @@ class TradingBot(BasicBot):
             if best is None or gain > best[0]:
                 best = (gain, offer, key)
         if best is None or game.why_illegal(best[1]) is not None:
-            self._fruitless = (game.owner_version, game.round)
+            wait = min(2 * wait, SEARCH_AT_MOST) if version == game.owner_version else SEARCH_EVERY
+            self._fruitless = (game.owner_version, game.round, wait)
             return None
         self._this_turn = (turn, made + 1)
         self._pending[best[2]] = best[1].cash

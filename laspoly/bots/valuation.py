@@ -29,10 +29,9 @@ from laspoly.engine.observation import Observation
 from laspoly.rules.board import Board
 from laspoly.rules.options import RuleOptions
 
-
 _LANDINGS: dict[tuple[int, RuleOptions], tuple[Board, tuple[float, ...]]] = {}
 #: Each appraiser's rates of the position it last priced: (what they depend on, the owner list, the rates).
-_NOW: dict[Appraiser, tuple[tuple[int, ...], list[int], list[float]]] = {}
+_NOW: dict[Appraiser, tuple[tuple[int | bool, ...], list[int], list[float]]] = {}
 
 
 def landings_per_turn(board: Board, rules: RuleOptions) -> tuple[float, ...]:
@@ -116,7 +115,7 @@ class Appraiser:
 
     def _rates_now(self, game: Observation) -> list[float]:
         """The rent rates of the current position, kept while nothing that sets them changed."""
-        key = (game.turns, game.owner_version, sum(game.level), sum(game.mortgaged), sum(game.factory))
+        key = (game.owner_version, *game.level, *game.mortgaged, *game.factory)
         cached = _NOW.get(self)
         if cached is None or cached[0] != key or cached[1] is not game.owner:
             cached = (key, game.owner, self.rent_rates(game, game.owner))
