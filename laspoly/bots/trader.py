@@ -112,8 +112,8 @@ class TradingBot(BasicBot):
             if offer is None:
                 continue
             key = (to, give, take)
-            last = self.refused.get(key)
-            if last is not None and (game.round - last[0] < self.patience or offer.cash == last[1]):
+            refused = self.refused.get(key)
+            if refused is not None and (game.round - refused[0] < self.patience or offer.cash == refused[1]):
                 continue
             gain = self.appraiser.gain(game, me, me, to, give, take, offer.cash)
             if best is None or gain > best[0]:
@@ -126,13 +126,13 @@ class TradingBot(BasicBot):
         self._pending[best[2]] = best[1].cash
         return best[1]
 
-    def _candidates(self, game: Observation, me: int) -> list[tuple[int, tuple[int, ...], tuple[int, ...]]]:
+    def _candidates(self, game: Observation, me: int) -> list[OfferKey]:
         """(rival, give, take) for each group a single rival keeps this bot from completing."""
         owner = game.owner
         waiting = {o.receiver for o in game.offers.values() if o.proposer == me}
         mine_spare = [j for g in game.board_groups if any(owner[k] not in (me, -1) for k in g)
                       for j in g if owner[j] == me and not game.level[j] and not game.factory[j]]
-        out = []
+        out: list[OfferKey] = []
         for group in game.board_groups:
             missing = tuple(j for j in group if owner[j] != me)
             if not missing or len(missing) == len(group) or -1 in map(owner.__getitem__, missing):

