@@ -175,3 +175,26 @@ def test_the_gain_of_a_trade_is_the_difference_of_the_worths_before_and_after() 
     for who in (a, b, 2):
         expected = appraiser.worth(seen, who, owner, cash) - appraiser.worth(seen, who)
         assert appraiser.gain(seen, who, a, b, give_, take, 40) == pytest.approx(expected)
+
+
+def test_a_trading_bot_bids_in_an_auction_up_to_what_the_field_adds_to_its_worth() -> None:
+    bids = 0
+    for seed in range(2):
+        g = Game(3, preset="classic", seed=seed, max_rounds=50)
+        dealer = make_bot("dealer")
+        assert isinstance(dealer, TradingBot)
+
+        def commit(action: A.Action, g: Game = g, dealer: TradingBot = dealer) -> None:
+            nonlocal bids
+            if isinstance(action, A.PlaceBid) and action.player == 0:
+                au = g.auction
+                assert au is not None
+                owner = list(g.owner)
+                owner[au.field] = 0
+                seen = g.observe()
+                assert action.amount <= dealer.appraiser.worth(seen, 0, owner) - dealer.appraiser.worth(seen, 0)
+                bids += 1
+            g.apply(action)
+
+        play_bot_turns(g, [dealer, make_bot("basic"), make_bot("cautious")], commit=commit)
+    assert bids > 0
