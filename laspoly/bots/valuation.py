@@ -33,6 +33,9 @@ from laspoly.rules.options import RuleOptions
 _LANDINGS: dict[tuple[int, RuleOptions], tuple[Board, tuple[float, ...]]] = {}
 #: Each appraiser's rates of the position it last priced: (what they depend on, the owner list, the rates).
 _NOW: dict[Appraiser, tuple[tuple[int | bool, ...], list[int], list[float]]] = {}
+#: Each appraiser's priced holdings of trades in the game it last priced (by its owner list), while that game lasts.
+_MEMO: dict[Appraiser, tuple[list[int], dict[tuple[object, ...], float]]] = {}
+MEMO_SIZE = 20_000
 
 
 def landings_per_turn(board: Board, rules: RuleOptions) -> tuple[float, ...]:
@@ -83,20 +86,38 @@ class Appraiser:
         to change, so only those are priced again; the rest of the board is read from the
         rates of the current position, kept for the decision.
         """
+        before = game.players[player].cash
+        after = before - cash if player == proposer else before + cash if player == receiver else before
+        return self._money(after) - self._money(before) + self._holdings_gain(game, player, proposer, receiver, tuple(give), tuple(take))
+
+    def _holdings_gain(self, game: Observation, player: int, proposer: int, receiver: int, give: tuple[int, ...],
+                       take: tuple[int, ...]) -> float:
+        """The part of a trade's gain that the fields make, kept per game while the fields it touches and the players stay as they are."""
+        touched = sorted({k for j in (*give, *take) for k in self._related(game, j)})
+        key = (player, proposer, receiver, give, take, tuple(p.active for p in game.players),
+               tuple((game.owner[k], game.level[k], game.mortgaged[k], game.factory[k]) for k in touched))
+        memo = _MEMO.get(self)
+        if memo is None or memo[0] is not game.owner or len(memo[1]) > MEMO_SIZE:
+            memo = _MEMO[self] = (game.owner, {})
+        hit = memo[1].get(key)
+        if hit is None:
+            hit = memo[1][key] = self._price_holdings(game, player, proposer, receiver, give, take, touched)
+        return hit
+
+    def _price_holdings(self, game: Observation, player: int, proposer: int, receiver: int, give: tuple[int, ...],
+                        take: tuple[int, ...], touched: list[int]) -> float:
+        """Mortgage values and horizon x rent flow that change when ``give`` and ``take`` change hands."""
         moved = dict.fromkeys(give, receiver) | dict.fromkeys(take, proposer)
         owner = list(game.owner)
         for j, to in moved.items():
             owner[j] = to
         land = landings_per_turn(game.board, game.rules)
         now = self._rates_now(game)
-        touched = {k for j in moved for k in self._related(game, j)}
         flow = sum(self._flow(game, player, owner[k], self._rate(game, land, k, owner))
                    - self._flow(game, player, game.owner[k], now[k]) for k in touched)
         assets = sum(game.fields[j].mortgage * ((owner[j] == player) - (game.owner[j] == player))
                      for j in moved if not game.mortgaged[j])
-        before = game.players[player].cash
-        after = before - cash if player == proposer else before + cash if player == receiver else before
-        return self._money(after) - self._money(before) + assets + self.horizon * flow
+        return assets + self.horizon * flow
 
     def rent_rates(self, game: Observation, owner: Sequence[int]) -> list[float]:
         """Expected rent per opponent turn of every field under ``owner`` (0 where unowned or mortgaged)."""
