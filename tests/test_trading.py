@@ -8,7 +8,8 @@ import pytest
 from helpers import ANA, BEN, CY, give, new_game
 
 from laspoly import Game
-from laspoly.analysis.simulate import tournament
+from laspoly.analysis.simulate import simulate, tournament
+from laspoly.analysis.trades import trade_outcomes
 from laspoly.bots.basic import DEFAULT_BOT, DEFAULT_OPPONENT, BasicBot, make_bot
 from laspoly.bots.runner import play_bot_turns, play_game
 from laspoly.bots.trader import TradingBot
@@ -198,3 +199,12 @@ def test_a_trading_bot_bids_in_an_auction_up_to_what_the_field_adds_to_its_worth
 
         play_bot_turns(g, [dealer, make_bot("basic"), make_bot("cautious")], commit=commit)
     assert bids > 0
+
+
+def test_trade_outcomes_replay_the_simulated_games_and_name_who_completed_a_group_by_trade() -> None:
+    outcomes = trade_outcomes("classic", 3, seed=4)
+    records = simulate("classic", games=3, seed=4).records
+    assert [(o.winner, o.rounds, o.capped) for o in outcomes] == [(r.winner, r.rounds, r.capped) for r in records]
+    assert all(o.trades > 0 for o in outcomes) and any(o.won_by_trade for o in outcomes)
+    for o in outcomes:
+        assert o.won_by_trade == (o.winner in o.completed_by_trade)
