@@ -127,7 +127,7 @@ class TradingBot(BasicBot):
         return best[1]
 
     def _candidates(self, game: Observation, me: int) -> list[OfferKey]:
-        """(rival, give, take) for each group a single rival keeps this bot from completing."""
+        """(rival, give, take) offers towards each group this bot holds part of and rivals hold the rest of."""
         owner = game.owner
         waiting = {o.receiver for o in game.offers.values() if o.proposer == me}
         mine_spare = [j for g in game.board_groups if any(owner[k] not in (me, -1) for k in g)
