@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from laspoly.bots.basic import TEMPERAMENTS, Bot, make_bot
+from laspoly.bots.basic import DEFAULT_OPPONENT, TEMPERAMENTS, Bot, make_bot
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
@@ -41,8 +41,8 @@ def check_seat(kind: str) -> str:
 
 
 def default_seats(players: int) -> list[str]:
-    """A person in the first seat and the basic bot in the others."""
-    return [PERSON] + ["basic"] * (players - 1)
+    """A person in the first seat and the table bot (:data:`DEFAULT_OPPONENT`) in the others."""
+    return [PERSON] + [DEFAULT_OPPONENT] * (players - 1)
 
 
 def first_person(seats: Sequence[str]) -> int | None:

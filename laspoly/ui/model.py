@@ -23,7 +23,7 @@ from typing import Any
 
 import param
 
-from laspoly.bots.basic import BasicBot
+from laspoly.bots.basic import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import play_bot_turns
 from laspoly.classes import NewClass
 from laspoly.csv_export import write_csv
@@ -329,7 +329,7 @@ class GameModel(param.Parameterized):
             return int(self._say(str(exc)))
         game, turn = self.game, self.game.turns
         budget = max_actions if max_actions is not None else 1_000_000 if to_end else 10_000
-        stand_in = BasicBot()
+        stand_in = make_bot(DEFAULT_BOT)
         bots = [bot or stand_in for bot in self.table.bots] if to_end else self.table.bots
         done = play_bot_turns(game, bots, max_actions=budget, commit=self._commit,
                               until=lambda g: self._time_is_up() or (not to_end and g.turns != turn))
