@@ -13,7 +13,6 @@ browser session builds its own model, and there is no shared module-level state.
 from __future__ import annotations
 
 import contextlib
-import csv
 import io
 import json
 import secrets
@@ -24,16 +23,22 @@ from typing import Any
 
 import param
 
-from laspoly.bots.basic import BasicBot
+from laspoly.bots.basic import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import play_bot_turns
+from laspoly.classes import NewClass
+from laspoly.csv_export import write_csv
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.game import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Game, check_player_count
+from laspoly.engine.positions import position_of
 from laspoly.errors import LaspolyError, SetupError
+from laspoly.positions import load_demonstration
+from laspoly.predict import Guess
 from laspoly.record import game_from_json, game_to_dict, new_game_from_setup
 from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
 from laspoly.table import LocalTable, RoomSummary, Table, check_seat, default_seats
+from laspoly.ui.i18n import tr
 
 #: What a person is told when another device stored the next action first.
 MOVED_ON = "The game has changed on another device; your action was not applied. Look again and choose."
@@ -94,6 +99,8 @@ class GameModel(param.Parameterized):
     pending_confirm = param.Parameter(default=None, doc="An action that would leave cash at zero, awaiting confirmation (L19).")
     deadline = param.Number(default=None, allow_None=True, doc="Epoch seconds at which a class-period game stops (L20).")
     navigate = param.String(default="", doc="A query string the page should move to (a game opened in a new room).")
+    predict = param.Boolean(default=False, doc="Predict, then roll: a person types a guess of the total before each roll.")
+    guess = param.Integer(default=None, allow_None=True, bounds=(2, 12), doc="The guess typed for the next roll of a person.")
 
     def __init__(self, game: Game | None = None, seats: Sequence[str] | None = None, *, table: Table | None = None,
                  **params: Any) -> None:
@@ -241,18 +248,34 @@ class GameModel(param.Parameterized):
         reason = self.game.why_illegal(action)
         if reason is not None:
             return self._say(f"{self.game.players[action.player].name} cannot {self.game.describe_action(action)}: {reason}")
+        if self.predict and isinstance(action, A.Roll) and self.guess is None:
+            return self._say(tr("predict.first", self.lang, name=self.game.players[action.player].name))
         if not confirmed and self._hits_zero(action):
             self.pending_confirm = action
             return self._say(f"{self.game.describe_action(action).capitalize()} would leave "
                              f"{self.game.players[action.player].name} with no money, which is out of the game (L19). Confirm?")
         self.pending_confirm = None
         self.message = ""
+        index, seen = len(self.game.history), len(self.game.log)
         if not self._commit(action):
             self.message = MOVED_ON
             self._changed()
             return False
+        if self.predict and isinstance(action, A.Roll) and self.guess is not None:
+            self._keep_guess(index, action.player, self.guess, seen)
         self._changed()
         return True
+
+    def _keep_guess(self, index: int, player: int, guess: int, seen: int) -> None:
+        """Put the guess beside the roll it was made for, with the total that came."""
+        rolled = next((e for e in self.game.log[seen:] if isinstance(e, E.Rolled)), None)
+        if rolled is not None:
+            self.table.add_guess(Guess(index, player, guess, rolled.d1 + rolled.d2))
+        self.guess = None
+
+    def guesses(self) -> list[Guess]:
+        """Every guess kept in this game (on every screen of a room), in the order of the rolls."""
+        return self.table.guesses()
 
     def confirm(self) -> bool:
         """Carry out the action that waited for confirmation."""
@@ -306,7 +329,7 @@ class GameModel(param.Parameterized):
             return int(self._say(str(exc)))
         game, turn = self.game, self.game.turns
         budget = max_actions if max_actions is not None else 1_000_000 if to_end else 10_000
-        stand_in = BasicBot()
+        stand_in = make_bot(DEFAULT_BOT)
         bots = [bot or stand_in for bot in self.table.bots] if to_end else self.table.bots
         done = play_bot_turns(game, bots, max_actions=budget, commit=self._commit,
                               until=lambda g: self._time_is_up() or (not to_end and g.turns != turn))
@@ -374,6 +397,35 @@ class GameModel(param.Parameterized):
         if self._open(game, seats, self.lang):
             self._changed()
         return True
+
+    def open_position(self, position: dict[str, Any] | str) -> bool:
+        """Play on from a position or a shipped demonstration's id (in a room: a new room); a bad one keeps the game.
+
+        The seats (person or bot) come from the position's players; the page keeps its language.
+        """
+        try:
+            data = load_demonstration(position) if isinstance(position, str) else position
+            game = Game.from_position(data)
+            seats = [check_seat(p["seat"]) for p in position_of(game)["players"]]
+        except LaspolyError as exc:
+            return self._say(f"Could not set up the position: {exc}")
+        about = position_of(game).get("about")
+        self.message = f"Playing from '{about['title'].get(self.lang) or about['title']['en']}'." if about else "Playing from the position."
+        if self._open(game, seats, self.lang):
+            self._changed()
+        return True
+
+    def position(self) -> dict[str, Any]:
+        """The game on the table as a position in normal form, with each seat's kind (for the editor and a download)."""
+        return position_of(self.game, seats=self.seats)
+
+    def create_class(self, name: str) -> NewClass | None:
+        """A new class (code, student link, teacher link with its key); None, with the reason in :attr:`message`."""
+        try:
+            return self.table.create_class(name)
+        except LaspolyError as exc:
+            self._say(str(exc))
+            return None
 
     def my_games(self) -> list[RoomSummary] | None:
         """The games started with this browser's key, newest first; None when it has no key."""
@@ -446,9 +498,4 @@ def _save_file(game: Game) -> io.BytesIO:
 
 
 def _csv(header: list[str], rows: Iterable[list[Any]]) -> io.StringIO:
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(header)
-    w.writerows(rows)
-    out.seek(0)
-    return out
+    return write_csv(header, rows)

@@ -15,6 +15,7 @@ import panel as pn
 import param
 from panel.viewable import Viewer
 
+from laspoly.bots.basic import DEFAULT_OPPONENT
 from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from laspoly.record import MAX_SAVE_BYTES
 from laspoly.table import PERSON, SEAT_CHOICES
@@ -171,7 +172,7 @@ class SetupView(Viewer):
         self.count = pn.widgets.IntSlider(label="Players", start=MIN_PLAYERS, end=MAX_PLAYERS, value=3, width=220)
         self.names = [pn.widgets.TextInput(label=f"Player {i + 1}", value=name, max_length=40, width=220)
                       for i, name in enumerate(DEFAULT_NAMES[:MAX_PLAYERS])]
-        self.seat_kinds = [pn.widgets.Select(label="Seat", options=list(SEAT_CHOICES), value=PERSON if i == 0 else "basic", width=140)
+        self.seat_kinds = [pn.widgets.Select(label="Seat", options=list(SEAT_CHOICES), value=PERSON if i == 0 else DEFAULT_OPPONENT, width=140)
                            for i in range(MAX_PLAYERS)]
         self.seed = pn.widgets.IntInput(label="Seed", value=new_seed(), start=0, width=140)  # random; the cards show it for a replay
         self.dice = pn.widgets.TextInput(label="Scripted dice (optional), e.g. 6-6 2-3", width=300)

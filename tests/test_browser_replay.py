@@ -1,0 +1,42 @@
+"""The Replay tab in a real browser, in English and Spanish."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+from test_browser import _button, _open, _tab
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_replay_slider_steps_back_through_the_game_in_english_and_spanish(server: str, page: Page) -> None:
+    _open(page, server)
+    _button(page, "Roll").click()
+    expect(page.get_by_text("rolled", exact=False).first).to_be_visible()
+    _tab(page, "Replay")
+    head = page.get_by_text(re.compile(r"^Step \d+ of \d+"))
+    expect(head).to_be_visible()
+    total = int(re.search(r"of (\d+)", head.inner_text()).group(1))
+    assert total >= 1
+    page.get_by_role("button", name="◀").click()
+    expect(page.get_by_text(f"Step {total - 1} of {total}")).to_be_visible()
+    page.get_by_role("button", name="Español").click()
+    expect(page.get_by_text(f"Paso {total - 1} de {total}")).to_be_visible()
+    page.get_by_role("button", name="▶").click()
+    expect(page.get_by_text(f"Paso {total} de {total}")).to_be_visible()
+
+
+def test_predict_then_roll_asks_for_a_guess_and_scores_it_in_english_and_spanish(server: str, page: Page) -> None:
+    _open(page, server)
+    page.locator(".bk-panel-models-widgets-Switch, .bk-switch, [role='switch']").first.click()
+    expect(page.get_by_text("what total will you roll?", exact=False)).to_be_visible()
+    _button(page, "Roll").click()
+    expect(page.get_by_text("click your guess of the total (2 to 12) first", exact=False)).to_be_visible()
+    page.get_by_role("button", name="7", exact=True).click()
+    expect(page.get_by_text("Ana guesses 7. Now Roll.")).to_be_visible()
+    _button(page, "Roll").click()
+    expect(page.get_by_text(re.compile(r"Last roll: Ana guessed 7 and rolled \d+\."))).to_be_visible()
+    page.get_by_role("button", name="Español").click()
+    expect(page.get_by_text(re.compile(r"Última tirada: Ana apostó 7 y sacó \d+\."))).to_be_visible()
