@@ -27,6 +27,9 @@ class Bot:
     """Base class: ``choose`` returns one legal action for ``game.actor``, seeing only an observation."""
 
     name = "bot"
+    #: True if ``choose`` always ends the turn once no roll is due and no offer waits: the bot loop then plays
+    #: :class:`~laspoly.engine.actions.EndTurn` right after such a bot's roll without asking it again.
+    ends_turn_after_roll = False
 
     def choose(self, game: Observation) -> A.Action:
         """The action this bot takes now."""
@@ -72,6 +75,8 @@ class BasicBot(Bot):
         self._offered: dict[int, int] = {}  # field -> round of the last offer for it
         self._fields_seen: tuple[Field, ...] = ()
         self._properties: tuple[int, ...] = ()
+        # a subclass that decides turns its own way may act after rolling: it is asked as any bot is
+        self.ends_turn_after_roll = type(self).choose is BasicBot.choose and type(self)._turn is BasicBot._turn
 
     def choose(self, game: Observation) -> A.Action:
         """Pick the action for the current decision."""
@@ -81,7 +86,7 @@ class BasicBot(Bot):
         if phase == BUY:
             me = game.current
             price = game.fields[game.pending_field].price
-            return A.Buy(me) if game.players[me].cash - price > self.reserve else A.DeclineBuy(me)
+            return A.BUY[me] if game.players[me].cash - price > self.reserve else A.DECLINE_BUY[me]
         if phase == TRAVEL:
             return self._travel(game, game.current)
         if phase == DEBT:
@@ -97,12 +102,12 @@ class BasicBot(Bot):
                 if o.receiver == me:
                     return A.AcceptTrade(me, o.id) if self._likes(game, me, o) else A.DeclineTrade(me, o.id)
         if not game.rolls_due:
-            return A.EndTurn(me)
+            return A.END_TURN[me]
         if p.in_prison and not game.prison_tries and self._leaves_prison(game):
             if p.jail_cards:
-                return A.UseJailCard(me)
+                return A.USE_JAIL_CARD[me]
             if p.cash - game.rules.jail_fine > self.reserve and p.prison_turns < game.rules.jail_fine_turns:
-                return A.PayFine(me)
+                return A.PAY_FINE[me]
         if p.cash > self.reserve + 50:
             build = self._build(game, me)
             if build is not None:
@@ -111,7 +116,7 @@ class BasicBot(Bot):
             offer = self._offer(game, me)
             if offer is not None:
                 return offer
-        return A.Roll(me)
+        return A.ROLL[me]
 
     def _leaves_prison(self, game: Observation) -> bool:
         """``auto``: leave while some property has no owner (-1) yet, then stay."""
@@ -126,7 +131,7 @@ class BasicBot(Bot):
         t = self.train
         if t is not None and t != game.players[me].pos and game.players[me].cash - game.train_fare(game.players[me].pos, t) > self.reserve:
             return A.Travel(me, t)
-        return A.StayPut(me)
+        return A.STAY_PUT[me]
 
     # -- trading
     def _value(self, game: Observation, fields: tuple[int, ...]) -> int:
@@ -228,7 +233,7 @@ class BasicBot(Bot):
         bid = au.high + step
         if bid <= price * self.bid_factor and game.players[me].cash - bid > self.reserve:
             return A.PlaceBid(me, bid)
-        return A.PassAuction(me)
+        return A.PASS_AUCTION[me]
 
 
 class RandomBot(Bot):

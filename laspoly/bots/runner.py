@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from laspoly.bots.basic import BasicBot, Bot
 from laspoly.engine import actions as A
-from laspoly.engine.game import OVER, Game
+from laspoly.engine.game import OVER, TURN, Game
 from laspoly.engine.observation import Observation
 
 DEFAULT_MAX_ROUNDS = 1000
@@ -32,7 +32,10 @@ def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = F
     play: Play = commit if commit is not None else game.apply if validate else game.push
     seen = game.observe()  # what the bots see: one read-only view for the whole loop
     done = 0
-    while game.phase != OVER and done < max_actions:
+    while done < max_actions:
+        phase = game.phase
+        if phase == OVER:
+            break
         if game.claims:
             claimed = _claim_for_bots(game, seen, bots, play)
             if claimed is False:
@@ -43,9 +46,18 @@ def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = F
         bot = bots[game.actor]
         if bot is None or (until is not None and until(game)):
             break
-        if play(bot.choose(seen)) is False:
+        action = bot.choose(seen)
+        if play(action) is False:
             break
         done += 1
+        # a bot that always ends its turn once no roll is due is not asked again: the loop's next
+        # round would find the same bot with nothing else to do (no claim, no offer, no roll due)
+        if (type(action) is A.Roll and bot.ends_turn_after_roll and until is None and done < max_actions
+                and game.phase == TURN and not game.rolls_due and not game.claims and not game.offers
+                and game.current == action.player):
+            if play(A.END_TURN[action.player]) is False:
+                break
+            done += 1
     return done
 
 
