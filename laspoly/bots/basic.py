@@ -173,15 +173,18 @@ class BasicBot(Bot):
         costs a few list look-ups.
         """
         budget = game.players[me].cash - self.reserve
+        mortgaged = game.mortgaged
         for streets in self._complete_groups(game, me):
-            if any(game.mortgaged[j] for j in streets):
-                j = next(j for j in streets if game.mortgaged[j])
+            if True in map(mortgaged.__getitem__, streets):
+                j = next(j for j in streets if mortgaged[j])
                 if game.repay_price(j) < budget:
                     return A.Repay(me, j)
                 continue
-            action = self._candidate(game, me, streets)
-            if action is not None and game.build_cost(action.field, action.building) < budget and game.why_illegal(action) is None:
-                return action
+            pick = self._candidate(game, streets)
+            if pick is not None and game.build_cost(*pick) < budget:  # the action is built only once it is affordable
+                action = A.Build(me, *pick)
+                if game.why_illegal(action) is None:
+                    return action
         return None
 
     def _complete_groups(self, game: Observation, me: int) -> list[tuple[int, ...]]:
@@ -193,23 +196,24 @@ class BasicBot(Bot):
             self._groups_seen = (owner, game.owner_version, me)
         return self._groups
 
-    def _candidate(self, game: Observation, me: int, streets: tuple[int, ...]) -> A.Build | None:
+    def _candidate(self, game: Observation, streets: tuple[int, ...]) -> tuple[int, str] | None:
+        """The one building this bot would put on a group next: (street, building), or None."""
         level, factory = game.level, game.factory
         if self.prefer == "none":
             return None
         if self.prefer == "factories":
             for j in streets:
                 if not factory[j] and not level[j] and game.fields[j].factory_price:
-                    return A.Build(me, j, "factory")
+                    return j, "factory"
             return None
         free = [j for j in streets if not factory[j]]
         if not free:
             return None
         j = min(free, key=level.__getitem__)
         if level[j] < game.rules.max_houses:
-            return A.Build(me, j, "house")
+            return j, "house"
         if level[j] == game.rules.max_houses and game.rules.hotels:
-            return A.Build(me, j, "hotel")
+            return j, "hotel"
         return None
 
     def _raise_money(self, game: Observation, me: int) -> A.Action:
