@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import deque
+from itertools import compress, count
 from typing import Any
 
 from laspoly.engine import actions as A
@@ -114,7 +115,7 @@ class Position:
 
     def owned_by(self, player: int) -> list[int]:
         """Fields owned by ``player``, in board order."""
-        return [i for i, o in enumerate(self.owner) if o == player]
+        return list(compress(count(), map(player.__eq__, self.owner)))  # the loop runs in C: asked every turn with factories
 
     def owns_group(self, player: int, index: int) -> bool:
         """True if ``player`` owns every street of ``index``'s colour group."""
