@@ -206,7 +206,7 @@ class BasicBot(Bot):
                 if not factory[j] and not level[j] and game.fields[j].factory_price:
                     return j, "factory"
             return None
-        free = [j for j in streets if not factory[j]]
+        free = [j for j in streets if not factory[j]] if True in map(factory.__getitem__, streets) else streets
         if not free:
             return None
         j = min(free, key=level.__getitem__)
