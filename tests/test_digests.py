@@ -9,13 +9,12 @@ engine faster must leave every one of them as it was.
 
 from __future__ import annotations
 
-import functools
-import importlib.util
 import json
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import load_tool
 
 FIXTURE = Path(__file__).parent / "fixtures" / "game_digests.json"
 PINNED = json.loads(FIXTURE.read_text(encoding="utf-8"))
@@ -25,15 +24,9 @@ PRESETS = ("laspoly", "sculptprice", "classic", "standard")
 QUICK_SEEDS = range(0, PINNED["games"], 5)
 
 
-@functools.cache
 def _pin_tool() -> Any:
     """The script that wrote the fixture: the test recomputes exactly what it stored."""
-    path = Path(__file__).parents[1] / "tools" / "pin_game_digests.py"
-    spec = importlib.util.spec_from_file_location("pin_game_digests", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("pin_game_digests")
 
 
 def _mismatches(preset: str, seeds: range) -> list[str]:

@@ -192,7 +192,7 @@ class BasicBot(Bot):
         owner = game.owner
         seen_owner, seen_version, seen_me = self._groups_seen
         if owner is not seen_owner or game.owner_version != seen_version or me != seen_me:
-            self._groups = [g for g in game.board_groups if all(owner[j] == me for j in g)]
+            self._groups = [g for g in game.board_groups if owner[g[0]] == me and all(owner[j] == me for j in g)]
             self._groups_seen = (owner, game.owner_version, me)
         return self._groups
 

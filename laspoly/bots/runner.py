@@ -31,6 +31,7 @@ def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = F
     """
     play: Play = commit if commit is not None else game.apply if validate else game.push
     seen = game.observe()  # what the bots see: one read-only view for the whole loop
+    roll, end_turn, merge = A.Roll, A.END_TURN, until is None
     done = 0
     while done < max_actions:
         phase = game.phase
@@ -43,7 +44,7 @@ def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = F
             if claimed:
                 done += 1
                 continue
-        bot = bots[game.actor]
+        bot = bots[game.current if phase == TURN else game.actor]
         if bot is None or (until is not None and until(game)):
             break
         action = bot.choose(seen)
@@ -52,10 +53,9 @@ def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = F
         done += 1
         # a bot that always ends its turn once no roll is due is not asked again: the loop's next
         # round would find the same bot with nothing else to do (no claim, no offer, no roll due)
-        if (type(action) is A.Roll and bot.ends_turn_after_roll and until is None and done < max_actions
-                and game.phase == TURN and not game.rolls_due and not game.claims and not game.offers
-                and game.current == action.player):
-            if play(A.END_TURN[action.player]) is False:
+        if (type(action) is roll and not game.rolls_due and merge and bot.ends_turn_after_roll and game.phase == TURN
+                and not game.claims and not game.offers and game.current == action.player and done < max_actions):
+            if play(end_turn[action.player]) is False:
                 break
             done += 1
     return done
