@@ -43,13 +43,16 @@ class Turns(Payments):
                     self._receive(i, self.fields[j].factory_income, "factory_income", j)
 
     def _next_turn(self) -> None:
-        n = len(self.players)
-        old = (self.current - self.first) % n
+        players = self.players
+        n = len(players)
         i = self.current
-        for _ in range(n):
-            i = (i + 1) % n
-            if self.players[i].active:
-                break
+        old = (i - self.first) % n
+        i = (i + 1) % n
+        if not players[i].active:  # the next seat is usually still in: look further only when it is not
+            for _ in range(n - 1):
+                i = (i + 1) % n
+                if players[i].active:
+                    break
         if (i - self.first) % n <= old:
             self.round += 1
             cap = self.setup["max_rounds"]
