@@ -9,7 +9,10 @@ through the validating ``Game.apply``.
 from __future__ import annotations
 
 import copy
+import functools
+import importlib.util
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
@@ -178,3 +181,14 @@ def mutate(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
         target = target[key]
     target[path[-1]] = value
     return doc
+
+
+@functools.cache
+def load_tool(name: str) -> Any:
+    """The script ``tools/<name>.py`` as a module: a test recomputes exactly what a pinning tool stored."""
+    path = Path(__file__).parents[1] / "tools" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

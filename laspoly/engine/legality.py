@@ -36,8 +36,8 @@ class Legality(Wording):
             return "that player is out of the game"
         if not isinstance(action, A.ClaimRent) and p != self.actor:
             return f"it is {self.players[self.actor].name}'s decision now"
-        for name in ("field", "to", "offer", "amount", "cash", "give_cards", "take_cards"):
-            v = getattr(action, name, 0)
+        for name in _WHOLE_NUMBERS[type(action)]:
+            v = getattr(action, name)
             if not isinstance(v, int) or isinstance(v, bool):
                 return f"{name} must be a whole number"
         fld = getattr(action, "field", None)
@@ -363,3 +363,9 @@ _CHECKS: dict[type[A.Action], Callable[[Legality, Any], str | None]] = dict([
     A.per_action(A.PlaceBid, Legality._why_bid), A.per_action(A.PassAuction, Legality._why_pass_auction),
     A.per_action(A.ClaimRent, Legality._why_claim),
 ])
+
+#: The fields of each action type that must hold a whole number, in the order they are checked.
+_WHOLE_NUMBERS: dict[type[A.Action], tuple[str, ...]] = {
+    kind: tuple(n for n in ("field", "to", "offer", "amount", "cash", "give_cards", "take_cards") if n in kind.__slots__)
+    for kind in _CHECKS
+}
