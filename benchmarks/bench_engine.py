@@ -1,6 +1,7 @@
 """Whole 4-player bot games on one core: player-turns per second for the standard and Las Poly presets.
 
-Runs the shipped boards with the default bot and events on, exactly as a
+Runs the shipped boards with the basic bot (``--bot`` picks another temperament, such as the default
+trading bot ``dealer``) and events on, exactly as a
 simulation runs them (``play_game`` through the trusted ``Game.push``).  Each
 repeat plays the same batch of seeded games; the median of the repeats is
 reported with the machine it ran on.  Time is the process's CPU time
@@ -8,7 +9,7 @@ reported with the machine it ran on.  Time is the process's CPU time
 less than it would a wall clock.  The memory a finished game holds (its state,
 event log and actions, followed reference by reference) is reported per preset.
 
-    python benchmarks/bench_engine.py [--games 200] [--repeats 7] [--preset standard --preset laspoly]
+    python benchmarks/bench_engine.py [--games 200] [--repeats 7] [--preset standard --preset laspoly] [--bot basic]
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from laspoly.bots.basic import BasicBot
+from laspoly.bots.basic import make_bot
 from laspoly.bots.runner import play_game
 from laspoly.engine.game import Game
 
@@ -30,17 +31,17 @@ from laspoly.engine.game import Game
 GOALS = {"standard": 250_000, "laspoly": 200_000}
 
 
-def play(preset: str, seed: int, max_rounds: int) -> Game:
-    """One seeded 4-player game of ``preset`` played to its end by the default bots."""
-    return play_game(Game(4, preset=preset, seed=seed, max_rounds=max_rounds), [BasicBot() for _ in range(4)])
+def play(preset: str, seed: int, max_rounds: int, bot: str = "basic") -> Game:
+    """One seeded 4-player game of ``preset`` played to its end by four bots of one temperament."""
+    return play_game(Game(4, preset=preset, seed=seed, max_rounds=max_rounds), [make_bot(bot, seed=seed + i) for i in range(4)])
 
 
-def run_batch(preset: str, games: int, max_rounds: int) -> tuple[float, int]:
+def run_batch(preset: str, games: int, max_rounds: int, bot: str = "basic") -> tuple[float, int]:
     """Play ``games`` seeded games; return (CPU seconds, player-turns)."""
     turns = 0
     start = time.process_time()
     for seed in range(games):
-        turns += play(preset, seed, max_rounds).turns
+        turns += play(preset, seed, max_rounds, bot).turns
     return time.process_time() - start, turns
 
 
@@ -102,21 +103,22 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--preset", action="append", help="a preset to measure (repeatable; default: standard and laspoly)")
     parser.add_argument("--max-rounds", type=int, default=1000)
+    parser.add_argument("--bot", default="basic", help="the temperament of all four bots (default: basic)")
     args = parser.parse_args()
     print(f"machine: {machine()}")
     for preset in args.preset or list(GOALS):
-        run_batch(preset, max(1, args.games // 10), args.max_rounds)  # warm-up
+        run_batch(preset, max(1, args.games // 10), args.max_rounds, args.bot)  # warm-up
         rates, game_rates, per_game = [], [], []
         for _ in range(args.repeats):
-            seconds, turns = run_batch(preset, args.games, args.max_rounds)
+            seconds, turns = run_batch(preset, args.games, args.max_rounds, args.bot)
             rates.append(turns / seconds)
             game_rates.append(args.games / seconds)
             per_game.append(turns / args.games)
-        held = [game_bytes(play(preset, seed, args.max_rounds)) for seed in range(10)]
+        held = [game_bytes(play(preset, seed, args.max_rounds, args.bot)) for seed in range(10)]
         goal = GOALS.get(preset)
         median = statistics.median(rates)
         verdict = f"; goal {goal:,}: {'met' if median >= goal else f'not met, {goal / median:.1f}x short'}" if goal else ""
-        print(f"preset {preset}: {args.games} four-player bot games x {args.repeats} repeats, one core, events on, CPU time")
+        print(f"preset {preset}: {args.games} four-player games of '{args.bot}' bots x {args.repeats} repeats, one core, events on, CPU time")
         print(f"  player-turns per second (median): {median:,.0f}  (min {min(rates):,.0f}, max {max(rates):,.0f}){verdict}")
         print(f"  games per second (median): {statistics.median(game_rates):,.1f}")
         print(f"  player-turns per game (mean): {statistics.mean(per_game):,.1f}")
