@@ -1,0 +1,67 @@
+"""The live odds in words beside decisions, and the board overlay's values, tooltips and colours, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+from helpers import edit, jail
+
+from laspoly.analysis.odds import live_odds
+from laspoly.engine import actions as A
+from laspoly.ui.model import GameModel
+from laspoly.ui.odds import build_line, buy_line, casino_line, overlay, overlay_colour, prison_line
+
+
+def _model(dice: str = "3-4", lang: str = "en") -> GameModel:
+    m = GameModel(lang=lang)
+    assert m.new_game(["Ana", "Ben", "Cy"], ["person", "person", "person"], seed=4, dice=dice, lang=lang)
+    return m
+
+
+def test_buy_shows_its_payback_and_the_chance_of_an_early_landing_in_both_languages() -> None:
+    m = _model()
+    assert buy_line(m) == ""  # nothing to buy before the roll
+    m.act(A.Roll(0))
+    line = buy_line(m)
+    assert "Pays back in about" in line and "opponent turns" in line and "before your next turn" in line and "LPD" in line
+    m.lang = "es"
+    assert "Se recupera en unos" in buy_line(m)
+
+
+def test_a_prisoner_sees_91_of_216_against_the_fine_L14() -> None:
+    m = _model()
+    jail(m.game, 0)
+    assert prison_line(m).startswith("Doubles within your 3 tries: 91/216 = 42.1%, against the fine of 50 LPD")
+    m.lang = "es"
+    assert prison_line(m).startswith("Dobles en tus 3 intentos: 91/216 = 42.1%")
+
+
+def test_the_casino_line_follows_the_pot_L8() -> None:
+    m = _model()
+    assert casino_line(m) == ""  # an empty pot pays nothing
+    edit(m.game, lambda p: p.update(pot=400))
+    assert "of the pot on average" in casino_line(m) and "LPD now" in casino_line(m)
+
+
+def test_build_shows_the_rent_a_house_adds_against_its_price() -> None:
+    m = _model()
+    group = m.game.group_of[1]
+    edit(m.game, lambda p: p["properties"].extend({"field": j, "owner": 0} for j in group))
+    assert build_line(m, 1).startswith("One more building: +") and build_line(m, 2) == ""
+
+
+def test_the_overlay_tooltips_read_as_fractions_and_name_the_expected_rent_of_owned_fields() -> None:
+    m = _model()
+    edit(m.game, lambda p: p["properties"].append({"field": 7, "owner": 1}))
+    probs, tips = overlay(m.game, "roll", "en")
+    assert tips[7].startswith("1/6 = 16.7% · expected rent") and tips[8] == "5/36 = 13.9%"
+    assert probs == [float(x) for x in live_odds(m.game).roll[: len(probs)]]
+    _, turn_tips = overlay(m.game, "turn", "es")
+    assert all("%" in t for t in turn_tips)
+
+
+@pytest.mark.parametrize("mode", ["roll", "turn", "long_run"])
+def test_overlay_colours_darken_with_the_probability(mode: str) -> None:
+    probs, _ = overlay(_model().game, mode, "en")
+    top = max(probs)
+    assert overlay_colour(0, top) == "#ffffff" and overlay_colour(top, top) == "#08519c"
+    assert overlay_colour(top / 4, top) > overlay_colour(top / 2, top)  # lighter is a larger hex in every channel
