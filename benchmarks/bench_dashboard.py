@@ -54,6 +54,25 @@ def step_latency(steps: int = 200) -> float:
     return statistics.median(times)
 
 
+def odds_latency(steps: int = 200) -> float:
+    """Median milliseconds to work out the live odds after a step: the overlay (this turn) and the stakes' lines."""
+    from laspoly.ui.odds import buy_line, casino_line, overlay, prison_line
+
+    model = GameModel()
+    model.new_game(["A", "B", "C"], ["basic", "greedy", "trader"], seed=3, max_rounds=2000)
+    overlay(model.game, "turn", "en")  # the chain is solved once per rule set and process
+    times = []
+    for _ in range(steps):
+        if model.game.is_over:
+            model.new_game(["A", "B", "C"], ["basic", "greedy", "trader"], seed=len(times), max_rounds=2000)
+        model.advance()
+        t = time.perf_counter()
+        overlay(model.game, "turn", model.lang)
+        buy_line(model), prison_line(model), casino_line(model)
+        times.append(1000 * (time.perf_counter() - t))
+    return statistics.median(times)
+
+
 def _app() -> Dashboard:
     if MODE["autoplay"]:
         from laspoly.engine.game import Game
@@ -88,6 +107,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"machine: {machine()}")
     print(f"server-side step (median of 200): {step_latency():.1f} ms")
+    print(f"live odds after a step (median of 200): {odds_latency():.2f} ms")
     url = _serve()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)

@@ -96,6 +96,12 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}, {platform.system()}"
 
 
+def rss_mb() -> float:
+    """Resident memory of this process in MB (Linux), for the dashboard and load benchmarks."""
+    with open("/proc/self/statm") as fh:
+        return int(fh.read().split()[1]) * 4096 / 1e6
+
+
 def main() -> None:
     """Measure each preset and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

@@ -240,10 +240,15 @@ class CasinoStakes:
     expected_payout: float
 
 
+@lru_cache(maxsize=16)
+def _pot_shares(preset: str, rules: tuple[tuple[str, Any], ...]) -> dict[int, float]:
+    table = pot_payout_per_landing(preset, dict(rules) or None)
+    return {row["index"]: row["expected_share_per_landing"] for row in table["fields"]}
+
+
 def casino_stakes(game: Game, field: int) -> CasinoStakes:
     """The expected payout of the next landing on ``field`` from the pot as it stands (L8, S4)."""
-    table = pot_payout_per_landing(game.preset.id, game.setup["rules"] or None)
-    share = next(row["expected_share_per_landing"] for row in table["fields"] if row["index"] == field)
+    share = _pot_shares(game.preset.id, tuple(sorted(game.setup["rules"].items())))[field]
     return CasinoStakes(game.pot, share, share * game.pot)
 
 

@@ -1,0 +1,25 @@
+"""The benchmark scripts stay runnable: each imports, with the helpers the others take from it."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+@pytest.mark.parametrize("name", sorted(p.stem for p in BENCHMARKS.glob("*.py")))
+def test_every_benchmark_script_imports(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    module = importlib.import_module(name)
+    assert callable(getattr(module, "main", None)), f"{name}.py has no main()"
+    sys.modules.pop(name, None)
+
+
+def test_the_live_odds_benchmark_measures_a_few_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    bench = importlib.import_module("bench_dashboard")
+    assert bench.odds_latency(steps=5) > 0
