@@ -32,3 +32,124 @@ def test_tr_fills_placeholders_in_the_chosen_language() -> None:
 def test_an_unknown_key_is_a_programming_error() -> None:
     with pytest.raises(KeyError):
         i18n.tr("no.such.key")
+
+
+# ------------------------------------------------------------ a Spanish page shows no English
+
+
+def _visible_words(*roots: object) -> list[str]:
+    """Every text a person reads in these components: panes, labels, options, titles, chart titles and axes."""
+    import html
+    import re
+
+    import panel as pn
+    from bokeh.models import FactorRange
+
+    from laspoly.ui.common import KeyShortcuts
+
+    out: list[str] = []
+    for root in roots:
+        for obj in root.select():  # type: ignore[attr-defined]
+            if isinstance(obj, pn.pane.HTML | pn.pane.Markdown):
+                text = re.sub(r"<code[^>]*>.*?</code>", "", str(obj.object or ""), flags=re.S)  # code: names and values typed as-is
+                out += [html.unescape(t) for t in re.split(r"<[^>]+>", text) if t.strip()]
+            elif isinstance(obj, pn.widgets.RadioButtonGroup):
+                continue  # the language switch names each language in its own words
+            elif isinstance(obj, pn.widgets.Widget):
+                out.append(obj.label if "label" in obj.param else obj.name)
+                options = getattr(obj, "options", None)
+                out += list(options) if isinstance(options, dict) else [str(o) for o in options or []]
+                out.append(getattr(obj, "placeholder", "") or "")
+            elif isinstance(obj, pn.Card):
+                out.append(obj.title)
+            elif isinstance(obj, pn.Tabs):
+                out += list(obj._names)
+            elif isinstance(obj, KeyShortcuts):
+                out.append(obj.hint)
+            elif isinstance(obj, pn.pane.Bokeh):
+                fig = obj.object
+                out += [fig.title.text if fig.title else "", *[a.axis_label or "" for a in (*fig.xaxis, *fig.yaxis)]]
+                if isinstance(fig.x_range, FactorRange):
+                    out += [str(f) for f in fig.x_range.factors]
+    return [t for t in out if t and t.strip()]
+
+
+def _spanish_pages() -> list[tuple[str, list[str]]]:
+    """The dashboard in Spanish at the moments a student meets: a turn, a purchase, a property card, a trade, a refusal, the end."""
+    from laspoly.engine import actions as A
+    from laspoly.engine.state import TradeOffer
+    from laspoly.table import PERSON
+    from laspoly.ui.app import Dashboard
+    from laspoly.ui.board import middle_text, token_data
+    from laspoly.ui.invite import InviteView, MyGamesView
+    from laspoly.ui.model import GameModel
+
+    pages: list[tuple[str, list[str]]] = []
+
+    def look(name: str, d: Dashboard) -> None:
+        m = d.model
+        views = [d.players, d.probability, d.rules, d.setup, d.files, InviteView(model=m), MyGamesView(model=m)]
+        for view in views:
+            if hasattr(view, "refresh"):
+                view.refresh()
+        words = _visible_words(d.layout, *(v.__panel__() for v in views))
+        words += middle_text(m) + token_data(m)["name"] + list(d.board.cells.data["buildings"]) + list(d.board.cells.data["mortgaged"])
+        pages.append((name, words))
+
+    for preset in ("laspoly", "sculptprice", "classic"):
+        m = GameModel()
+        assert m.new_game(["Ana", "Ben", "Cy"], [PERSON, PERSON, "basic"], preset=preset, seed=4, dice="1-2 3-4 2-2", lang="es",
+                          max_rounds=20)
+        d = Dashboard(m)
+        look(f"{preset}: start", d)
+        g = m.game
+        m.act(A.Roll(g.actor))
+        look(f"{preset}: after a roll", d)
+        m.act(A.Buy(0))  # refused or not, it leaves a message or a property
+        street = next(f.index for f in g.fields if f.kind == "street")
+        g.owner[street], g.level[street], g.mortgaged[street + 1 if g.fields[street + 1].is_property else street] = 0, 2, True
+        g.owner[street + 1] = 0
+        m.selected_field = street
+        g.offers[9] = TradeOffer(9, 1, 0, (), (street,), 50, 0, 0)
+        g.offers[10] = TradeOffer(10, 0, 1, (street,), (), -20, 0, 0)
+        m.act(A.Build(0, street, "hotel"))  # refused: the page says why, in Spanish
+        m.redraw()
+        d.controls.trade_card.collapsed = False
+        look(f"{preset}: a property, offers and a refusal", d)
+        m.advance(to_end=True)
+        look(f"{preset}: the end", d)
+    return pages
+
+
+def test_a_spanish_page_shows_no_english_text_of_the_catalogues() -> None:
+    from helpers import english_in
+
+    found = [(name, key, line) for name, words in _spanish_pages() for key, line in english_in(words)]
+    assert found == []
+
+
+def test_switching_the_language_rewords_the_page_tabs_included() -> None:
+    from helpers import english_in
+
+    from laspoly.ui.app import Dashboard
+    from laspoly.ui.model import GameModel
+
+    d = Dashboard(GameModel())
+    english = _visible_words(d.layout)
+    assert "Roll" in english and "Play" in english
+    d.model.lang = "es"
+    spanish = _visible_words(d.layout)
+    assert "Tirar" in spanish and "Jugar" in spanish and english_in(spanish) == []
+    d.model.lang = "en"
+    assert "Roll" in _visible_words(d.layout)
+
+
+def test_a_refusal_of_the_table_is_shown_in_the_pages_language() -> None:
+    from laspoly.engine import actions as A
+    from laspoly.ui.model import GameModel
+
+    m = GameModel(lang="es")
+    assert not m.undo()  # nothing to take back on a new game
+    assert m.message == "No hay ninguna decisión de una persona que deshacer."
+    m.act(A.Buy(0))
+    assert m.message.startswith("Ana no puede comprar: ")
