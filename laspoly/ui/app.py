@@ -79,7 +79,7 @@ class Dashboard(Viewer):
         self.winner = WinnerView(model=m)
         m.param.watch(self._select_on_board, "selected_field")
         self.lang = pn.widgets.RadioButtonGroup(options=LANGUAGES, value=m.lang, width=200, stylesheets=[BUTTON_CSS])
-        self.lang.param.watch(lambda e: setattr(m, "lang", e.new), "value")
+        self.lang.param.watch(self._switch_language, "value")
         m.param.watch(lambda e: setattr(self.lang, "value", e.new), "lang")
         m.param.watch(self._refresh_board, ["version", "lang"])
         # The first page builds only "Play".  Every other tab starts as an empty slot; its view is made the
@@ -109,6 +109,11 @@ class Dashboard(Viewer):
             pn.Row(pn.pane.HTML("<h2 style='margin:4px 0'>Las Poly</h2>"), pn.HSpacer(), self.lang),
             self.tabs, sizing_mode="stretch_width", stylesheets=[CSS],
         )
+
+    def _switch_language(self, event: Any) -> None:
+        """Reword the whole page; on a served page every view's new words reach the browser as one message."""
+        with self.model.redraw_batch():
+            self.model.lang = event.new
 
     def _title_tabs(self, *_: Any) -> None:
         """Tab titles in the page's language.
