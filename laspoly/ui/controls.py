@@ -100,8 +100,8 @@ class ControlsView(Viewer):
         self.refresh()
 
     def _worded(self, widget: Any, key: str) -> Any:
-        """Give ``widget`` its words from the catalogue (a button's label, another widget's title) and keep them up to date."""
-        self._words.append((widget, "label" if "label" in widget.param else "name", key))
+        """Give ``widget`` its words from the catalogue (its label) and keep them up to date."""
+        self._words.append((widget, "label", key))
         return widget
 
     # -- keyboard

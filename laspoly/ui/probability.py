@@ -79,8 +79,8 @@ class ProbabilityView(TabView):
         """The tab's words in the page's language: buttons, labels, chart titles and axes."""
         t = self.model.t
         assign(self.heat_toggle, label=t("prob.heatmap"))
-        assign(self.games, name=t("prob.games"))
-        assign(self.lab_bots, name=t("prob.bots"), options={t(f"seat.{k}"): k for k in TEMPERAMENTS})
+        assign(self.games, label=t("prob.games"))
+        assign(self.lab_bots, label=t("prob.bots"), options={t(f"seat.{k}"): k for k in TEMPERAMENTS})
         assign(self.run_lab, label=t("prob.run_lab"))
         assign(self.lab_title, object=f"<h3 style='margin:8px 0 4px'>{esc(t('prob.lab'))}</h3>")
         words(self.dice_chart, t("prob.dice_chart"), t("prob.dice_x"), t("prob.dice_y"))

@@ -218,10 +218,10 @@ class SetupView(Viewer):
         for widget, key in ((self.preset, "setup.rulebook"), (self.lang, "setup.language"), (self.rules, "setup.rules"),
                             (self.count, "setup.players"), (self.seed, "setup.seed"), (self.dice, "setup.dice"),
                             (self.rounds, "setup.rounds"), (self.minutes, "setup.minutes")):
-            assign(widget, name=t(key))
+            assign(widget, label=t(key))
         for i, (name, seat) in enumerate(zip(self.names, self.seat_kinds, strict=True)):
-            assign(name, name=t("setup.player", n=i + 1))
-            assign(seat, name=t("setup.seat"), options=seat_options(m))
+            assign(name, label=t("setup.player", n=i + 1))
+            assign(seat, label=t("setup.seat"), options=seat_options(m))
         assign(self.start, label=t("setup.start"))
         assign(self.lang, value=m.lang)
 
