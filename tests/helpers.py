@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import copy
 import re
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 

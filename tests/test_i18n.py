@@ -76,24 +76,30 @@ def _visible_words(*roots: object) -> list[str]:
 
 def _spanish_pages() -> list[tuple[str, list[str]]]:
     """The dashboard in Spanish at the moments a student meets: a turn, a purchase, a property card, a trade, a refusal, the end."""
+    from helpers import build, edit, give, mortgage
+
     from laspoly.engine import actions as A
     from laspoly.engine.state import TradeOffer
     from laspoly.table import PERSON
     from laspoly.ui.app import Dashboard
-    from laspoly.ui.board import middle_text, token_data
-    from laspoly.ui.invite import InviteView, MyGamesView
+    from laspoly.ui.board import centre_data, token_data
     from laspoly.ui.model import GameModel
 
     pages: list[tuple[str, list[str]]] = []
 
     def look(name: str, d: Dashboard) -> None:
         m = d.model
-        views = [d.players, d.probability, d.rules, d.setup, d.files, InviteView(model=m), MyGamesView(model=m)]
+        views = [d.players, d.probability, d.rules, d.setup, d.files]
         for view in views:
             if hasattr(view, "refresh"):
                 view.refresh()
         words = _visible_words(d.layout, *(v.__panel__() for v in views))
-        words += middle_text(m) + token_data(m)["name"] + list(d.board.cells.data["buildings"]) + list(d.board.cells.data["mortgaged"])
+        centre = centre_data(m)
+        words += centre["head"]["text"] + centre["lines"]["text"] + token_data(m)["name"]
+        words += [t for col in ("buildings", "mortgaged", "tip") for t in d.board.cells.data[col]]
+        names = sorted({n for f in m.game.fields for n in f.name.values()}, key=len, reverse=True)
+        for field_name in names:  # a field's name is a proper name, like a player's ("St. Charles Place")
+            words = [w.replace(field_name, "") for w in words]
         pages.append((name, words))
 
     for preset in ("laspoly", "sculptprice", "classic"):
@@ -106,12 +112,19 @@ def _spanish_pages() -> list[tuple[str, list[str]]]:
         m.act(A.Roll(g.actor))
         look(f"{preset}: after a roll", d)
         m.act(A.Buy(0))  # refused or not, it leaves a message or a property
-        street = next(f.index for f in g.fields if f.kind == "street")
-        g.owner[street], g.level[street], g.mortgaged[street + 1 if g.fields[street + 1].is_property else street] = 0, 2, True
-        g.owner[street + 1] = 0
+        busy = {g.fields[p.pos].group for p in g.players}  # no group a token stands on (a purchase may be pending there)
+        groups = [grp for grp in dict.fromkeys(f.group for f in g.fields if f.kind == "street") if grp not in busy][:2]
+        streets = [f.index for f in g.fields if f.group == groups[0]]
+        other = next(f.index for f in g.fields if f.group == groups[1])
+        street = streets[0]
+        mine = {*streets, other}
+        edit(g, lambda position, mine=mine: position.update(properties=[d for d in position["properties"] if d["field"] not in mine]))
+        give(g, 0, *(g.fields[i].name["en"] for i in (*streets, other)))
+        build(g, dict.fromkeys(streets, 2))
+        mortgage(g, other)
         m.selected_field = street
-        g.offers[9] = TradeOffer(9, 1, 0, (), (street,), 50, 0, 0)
-        g.offers[10] = TradeOffer(10, 0, 1, (street,), (), -20, 0, 0)
+        g.offers[9] = TradeOffer(9, 1, 0, (), (other,), 50, 0, 0)
+        g.offers[10] = TradeOffer(10, 0, 1, (other,), (), -20, 0, 0)
         m.act(A.Build(0, street, "hotel"))  # refused: the page says why, in Spanish
         m.redraw()
         d.controls.trade_card.collapsed = False

@@ -88,12 +88,12 @@ def test_a_property_chosen_in_the_list_is_the_selection_of_the_buttons_the_card_
     assert c.field.value == -1 and c.mortgage.disabled  # nothing chosen yet: the buttons say so
     c.field.value = street  # the person picks it in the "Property" list
     assert m.selected_field == street and d.board.cells.selected.indices == [street]
-    assert not c.mortgage.disabled and c.repay.disabled and "it is not mortgaged" in c.repay.description
+    assert not c.mortgage.disabled and c.repay.disabled and "it is not mortgaged" in c.why.object
     c.mortgage.clicks += 1
     assert m.game.mortgaged[street] and not c.repay.disabled
     d.board.cells.selected.indices = [1]  # a click on the board on a field that is not hers
     assert m.selected_field == 1 and c.field.value == -1 and c.mortgage.disabled
-    assert "choose one of your properties first" in c.mortgage.description
+    assert "choose one of your properties first" in c.why.object  # listed beside the buttons, not in a tooltip over them
 
 
 # ---------------------------------------------------------------- 3. whose turn, in large type

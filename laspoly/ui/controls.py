@@ -264,11 +264,11 @@ class ControlsView(Viewer):
     def _stake(self, button: pn.widgets.Button, stake: str | None) -> None:
         """The button's label, with what is at stake when there is something."""
         plain = self.model.t(self._plain[button])
-        assign(button, label=tr("stakes.label", self.model.lang, label=plain, stake=stake) if stake else plain)
+        assign(button, label=self.model.t("stakes.label", label=plain, stake=stake) if stake else plain)
 
     def _refresh_stakes(self, claims: list[A.ClaimRent]) -> None:
         """Buy shows the price, the train its fare, the fine its amount, Roll a prisoner's tries left, a claim its rent."""
-        m, g, lang = self.model, self.model.game, self.model.lang
+        m, g = self.model, self.model.game
         who = m.person_to_move
         self._stake(self.buy, g.money(g.fields[g.pending_field].price) if g.phase == BUY and g.pending_field >= 0 else None)
         station = self.station.value
@@ -278,11 +278,11 @@ class ControlsView(Viewer):
         self._stake(self.fine, g.money(g.rules.jail_fine) if self.fine.visible else None)
         prisoner = who is not None and g.phase == TURN and g.rolls_due and g.players[who].in_prison
         tries = g.rules.jail_tries_per_turn - g.prison_tries
-        self._stake(self.roll, tr("stakes.tries", lang, tries=tries) if prisoner else None)
+        self._stake(self.roll, m.t("stakes.tries", tries=tries) if prisoner else None)
         assign(self.roll, color="default" if claims else "primary")
         if claims:
             payer, amount = m.claim_amount(claims[0])
-            self._stake(self.claim, tr("stakes.claim", lang, amount=g.money(amount), payer=g.players[payer].name))
+            self._stake(self.claim, m.t("stakes.claim", amount=g.money(amount), payer=g.players[payer].name))
         else:
             self._stake(self.claim, None)
 
@@ -291,24 +291,24 @@ class ControlsView(Viewer):
         m, g, lang = self.model, self.model.game, self.model.lang
         if g.is_over:
             who = g.winner
-            title, hint = tr("table.turn.over", lang, name=g.players[who].name), tr("table.hint.over", lang)
+            title, hint = m.t("table.turn.over", name=g.players[who].name), m.t("table.hint.over")
         else:
             who = g.actor
             name = g.players[who].name
             if m.person_to_move is not None:
-                title, hint = tr("table.turn.yours" if g.phase == TURN else "table.turn.decide", lang, name=name), self._hint()
+                title, hint = m.t("table.turn.yours" if g.phase == TURN else "table.turn.decide", name=name), self._hint()
             elif not m.is_person(who):
                 hint_key = "table.hint.bots_alone" if m.bots_move_alone else "table.hint.next" if m.can_drive else "table.hint.watch"
-                title, hint = tr("table.turn.bot", lang, name=name), tr(hint_key, lang)
+                title, hint = m.t("table.turn.bot", name=name), m.t(hint_key)
             else:
-                title, hint = tr("table.turn.wait", lang, name=name), tr("table.hint.wait", lang, name=name)
+                title, hint = m.t("table.turn.wait", name=name), m.t("table.hint.wait", name=name)
         alerts = []
         for claim in claims:
             payer, amount = m.claim_amount(claim)
-            alerts.append(tr("stakes.claim_hint", lang, owner=g.players[claim.player].name, amount=g.money(amount),
+            alerts.append(m.t("stakes.claim_hint", owner=g.players[claim.player].name, amount=g.money(amount),
                              payer=g.players[payer].name, field=g.field_name(claim.field, lang)))
         me = m.person_to_move
-        alerts += [tr("table.offer_waiting", lang, name=g.players[o.proposer].name, id=o.id)
+        alerts += [m.t("table.offer_waiting", name=g.players[o.proposer].name, id=o.id)
                    for o in g.offers.values() if me is not None and o.receiver == me]
         return (f"<div style='border-left:8px solid {PLAYER_COLORS[who % len(PLAYER_COLORS)]};padding:2px 10px;margin:2px 0' aria-live='polite'>"
                 f"<div class='lp-turn-title' style='font-size:1.7em;font-weight:700;line-height:1.2'>{player_glyph(who)} {esc(title)}</div>"
@@ -318,20 +318,20 @@ class ControlsView(Viewer):
 
     def _hint(self) -> str:
         """What the person to move can do now, with the stakes."""
-        g, lang = self.model.game, self.model.lang
+        m, g, lang = self.model, self.model.game, self.model.lang
         if g.phase == DEBT and g.debt is not None:
-            return tr("table.hint.debt", lang, amount=g.money(g.debt.total))
+            return m.t("table.hint.debt", amount=g.money(g.debt.total))
         if g.phase == AUCTION and g.auction is not None:
-            return tr("table.hint.auction", lang, field=g.field_name(g.auction.field, lang), high=g.money(g.auction.high))
+            return m.t("table.hint.auction", field=g.field_name(g.auction.field, lang), high=g.money(g.auction.high))
         if g.phase == BUY and g.pending_field >= 0:
-            return tr("table.hint.buy", lang, field=g.field_name(g.pending_field, lang), price=g.money(g.fields[g.pending_field].price))
+            return m.t("table.hint.buy", field=g.field_name(g.pending_field, lang), price=g.money(g.fields[g.pending_field].price))
         if g.phase == TRAVEL:
-            return tr("table.hint.travel", lang)
+            return m.t("table.hint.travel")
         if not g.rolls_due:
-            return tr("table.hint.end", lang)
+            return m.t("table.hint.end")
         if g.players[g.actor].in_prison:
-            return tr("table.hint.prison", lang, tries=g.rules.jail_tries_per_turn - g.prison_tries, fine=g.money(g.rules.jail_fine))
-        return tr("table.hint.roll", lang)
+            return m.t("table.hint.prison", tries=g.rules.jail_tries_per_turn - g.prison_tries, fine=g.money(g.rules.jail_fine))
+        return m.t("table.hint.roll")
 
     def _refresh_travel(self, set_: Callable[..., None]) -> None:
         g, m = self.model.game, self.model
@@ -364,7 +364,7 @@ class ControlsView(Viewer):
         field = m.selected_field if m.selected_field in owned else None
         self._setting_field = True
         try:
-            assign(self.field, options={tr("table.choose_property", m.lang): NO_FIELD, **{g.field_name(i, m.lang): i for i in owned}},
+            assign(self.field, options={m.t("table.choose_property"): NO_FIELD, **{g.field_name(i, m.lang): i for i in owned}},
                    value=NO_FIELD if field is None else field)
         finally:
             self._setting_field = False
