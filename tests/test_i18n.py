@@ -166,3 +166,17 @@ def test_a_refusal_of_the_table_is_shown_in_the_pages_language() -> None:
     assert m.message == "No hay ninguna decisión de una persona que deshacer."
     m.act(A.Buy(0))
     assert m.message.startswith("Ana no puede comprar: ")
+
+
+def test_a_name_left_empty_is_jugador_n_in_a_spanish_game_and_the_box_says_so() -> None:
+    from laspoly.ui.model import GameModel
+    from laspoly.ui.views import SetupView
+
+    m = GameModel()
+    setup = SetupView(model=m)
+    setup.lang.value = "es"
+    assert setup.names[1].placeholder == "Jugador 2"
+    setup.count.value = 2
+    setup.names[0].value = " "
+    setup._start(None)
+    assert [p.name for p in m.game.players] == ["Jugador 1", "Ben"] and m.lang == "es"

@@ -455,7 +455,7 @@ class ControlsView(Viewer):
 
 
 #: Height kept for the decisions that come and go: one row of buttons.
-RESERVED_ROW = 41
+RESERVED_ROW = 51
 #: Height kept for the message line, and how a message looks.
 MESSAGE_HEIGHT = 30
 MESSAGE_STYLE = "background:#fff3cd;border:1px solid #e6c65c;border-radius:4px;padding:4px 8px;color:#4d3a00"

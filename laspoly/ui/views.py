@@ -16,6 +16,7 @@ import panel as pn
 import param
 from panel.viewable import Viewer
 
+from laspoly.engine.events import default_names
 from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from laspoly.record import MAX_SAVE_BYTES
 from laspoly.table import PERSON
@@ -192,6 +193,7 @@ class SetupView(Viewer):
         m = self.model
         self.preset = pn.widgets.Select(options=list(GameModel.presets()), value="laspoly", width=200, stylesheets=[FOCUS_CSS])
         self.lang = pn.widgets.Select(options=LANGUAGES, value=m.lang, width=140, stylesheets=[FOCUS_CSS])
+        self.lang.param.watch(lambda *_: self._placeholders(), "value")
         self.rules = pn.widgets.TextInput(placeholder="jail_exit=any_die_3", width=420, stylesheets=[FOCUS_CSS])
         self.count = pn.widgets.IntSlider(start=MIN_PLAYERS, end=MAX_PLAYERS, value=3, width=220, stylesheets=[FOCUS_CSS])
         self.names = [pn.widgets.TextInput(value=name, max_length=40, width=220, stylesheets=[FOCUS_CSS])
@@ -224,14 +226,21 @@ class SetupView(Viewer):
             assign(seat, label=t("setup.seat"), options=seat_options(m))
         assign(self.start, label=t("setup.start"))
         assign(self.lang, value=m.lang)
+        self._placeholders()
+
+    def _placeholders(self) -> None:
+        """An empty name box shows the name the player gets ("Jugador 2" in a Spanish game)."""
+        for name, default in zip(self.names, default_names(len(self.names), self.lang.value), strict=True):
+            assign(name, placeholder=default)
 
     def _rows(self) -> None:
         self.rows.objects = [pn.FlexBox(self.names[i], self.seat_kinds[i], flex_wrap="wrap") for i in range(self.count.value)]
 
     def _start(self, _: Any) -> None:
         n = self.count.value
+        blank = default_names(n, self.lang.value)  # a name left empty is "Player 2", or "Jugador 2" in a Spanish game
         ok = self.model.new_game(
-            [w.value for w in self.names[:n]], [w.value for w in self.seat_kinds[:n]], preset=self.preset.value,
+            [w.value.strip() or blank[i] for i, w in enumerate(self.names[:n])], [w.value for w in self.seat_kinds[:n]], preset=self.preset.value,
             rules=self.rules.value, seed=int(self.seed.value or 0), dice=self.dice.value, lang=self.lang.value,
             max_rounds=int(self.rounds.value) or None, minutes=int(self.minutes.value) or None)
         self.note.object = f"<p>{esc(self.model.t('setup.started'))}</p>" if ok else f"<p style='color:#b00020'>{esc(self.model.message)}</p>"
