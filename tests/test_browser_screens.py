@@ -1,4 +1,4 @@
-"""The Play tab at four screen sizes, in English and Spanish: the board in view, nothing sideways, no button cut, keys that act."""
+"""The Play tab at four screen sizes, in English and Spanish: the board and the turn's buttons in view, nothing sideways, no button cut, keys that act."""
 
 from __future__ import annotations
 
@@ -56,6 +56,8 @@ def test_the_table_fits_the_screen_holds_its_board_in_view_and_answers_its_keys(
     assert left >= 0 and top >= 0 and right <= width and bottom <= height, f"the whole board is in view: {found}"
     assert found["scroll"][0] <= found["scroll"][1], f"no sideways scrolling: {found}"
     assert found["cut"] == [], f"buttons cut off: {found}"
+    roll = _button(page, words["roll"]).bounding_box()
+    assert roll is not None and roll["y"] + roll["height"] <= height, f"whose turn and the turn's buttons are in view: {roll}"
 
     expect(page.get_by_text(words["keys"])).to_be_visible()
     page.locator("h2", has_text="Las Poly").click()  # the page has the keyboard, no control has

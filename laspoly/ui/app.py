@@ -45,6 +45,10 @@ TAB_TITLES = {"play": "tab.play", "players": "tab.players", "probability": "tab.
 #: The board keeps its square and fits the window: as wide as the page allows, at most 760 px, and never taller
 #: than the window below the header (so at 1280 x 720, even zoomed, the whole board is in view).
 BOARD_STYLES = {"width": "min(100%, 760px, calc(100vh - 92px))", "min-width": "300px", "flex": "0 0 auto"}
+#: On an upright screen the controls go below the board, so the board leaves room under it for whose turn it is, the
+#: player cards and the turn's buttons (at 768 x 1024 all of them are in view without scrolling).
+BOARD_UPRIGHT_CSS = ("@media (orientation: portrait) { :host { width: min(100%, 760px, calc(100vh - 420px)) !important;"
+                     " margin: 0 auto; } }")
 #: The controls beside the board take the rest of the row, or go below the board when less than 340 px is left.
 SIDE_STYLES = {"flex": "1 1 340px", "min-width": "300px"}
 
@@ -165,7 +169,8 @@ class Dashboard(Viewer):
         row = pn.FlexBox(side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
         steps = [
             lambda: self._slots[0].param.update(objects=[self.winner, row]),
-            lambda: row.insert(0, pn.Column(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width"), styles=BOARD_STYLES)),
+            lambda: row.insert(0, pn.Column(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width"), styles=BOARD_STYLES,
+                                               stylesheets=[BOARD_UPRIGHT_CSS])),
             lambda: side.append(self.controls.manage_controls()),
             lambda: side.extend([self.card, self.log]),
         ]
