@@ -22,6 +22,7 @@ import logging
 from collections.abc import Sequence
 from typing import Any
 
+from laspoly.classes import NewClass, create_class, join_class_room
 from laspoly.engine import actions as A
 from laspoly.engine.actions import action_from_dict
 from laspoly.engine.game import Game
@@ -48,10 +49,12 @@ def owner_link(owner_key: str, room_id: str, seat: int = 0) -> str:
     return f"?room={room_id}&seat={seat_token(owner_key, room_id, seat)}&me={owner_key}"
 
 
-def open_room(store: Store, game: Game, seats: Sequence[str], owner_key: str, lang: str = "en") -> RoomTable:
+def open_room(store: Store, game: Game, seats: Sequence[str], owner_key: str, lang: str = "en", *,
+              class_code: str | None = None) -> RoomTable:
     """Store a new or loaded game, with the actions played so far, in a new room owned by ``owner_key``.
 
-    The creator sits in the first person seat (a spectator when there is none).
+    The creator sits in the first person seat (a spectator when there is none).  With ``class_code``
+    the room is one of that class's games (:mod:`laspoly.classes`).
     """
     seats = [check_seat(kind) for kind in seats]
     room_id, first = token(), first_person(seats)
@@ -62,11 +65,16 @@ def open_room(store: Store, game: Game, seats: Sequence[str], owner_key: str, la
                             joined=tuple(i == first for i in range(len(seats))))
     for k, action in enumerate(game.history):
         store.append(room_id, k, action.as_dict())
-    return RoomTable(store, new.room, game, seat=first, owner_key=owner_key)
+    if class_code is not None:
+        store.add_to_class(class_code, room_id)
+    return RoomTable(store, new.room, game, seat=first, owner_key=owner_key, class_code=class_code)
 
 
 def join_room(store: Store, room_id: str, secret: str, owner_key: str | None = None) -> RoomTable:
-    """Open a room by a seat's or the spectator's token; a wrong token is refused and logged."""
+    """Open a room by a seat's or the spectator's token; a wrong token is refused and logged.
+
+    The key of the class a room belongs to opens it read-only too: the teacher watches every game of the class.
+    """
     try:
         room = store.room(room_id)
     except StoreError:
@@ -74,7 +82,7 @@ def join_room(store: Store, room_id: str, secret: str, owner_key: str | None = N
         log.warning("refused: unknown room")
         raise
     seat = room.seat_of(secret)
-    if seat is None and not room.is_spectator(secret):
+    if seat is None and not room.is_spectator(secret) and not join_class_room(store, room_id, secret):
         store.refuse(room_id, "wrong or forged token")
         log.warning("refused: wrong or forged token for a room")
         raise StoreError("this link is not valid for that game")
@@ -84,7 +92,7 @@ def join_room(store: Store, room_id: str, secret: str, owner_key: str | None = N
         store.set_seats(room_id, seats)
         room = store.room(room_id)
     owner = owner_key if owner_key and room.is_owner(owner_key) else None
-    return RoomTable(store, room, game, seat=seat, owner_key=owner)
+    return RoomTable(store, room, game, seat=seat, owner_key=owner, class_code=store.class_of(room_id))
 
 
 class RoomTable:
@@ -98,8 +106,11 @@ class RoomTable:
 
     shared = True
 
-    def __init__(self, store: Store, room: Room, game: Game, *, seat: int | None, owner_key: str | None = None) -> None:
+    def __init__(self, store: Store, room: Room, game: Game, *, seat: int | None, owner_key: str | None = None,
+                 class_code: str | None = None) -> None:
         self.store = store
+        #: The class this room's games belong to (a new game started here joins it too), or None.
+        self.class_code = class_code
         self.room_id = room.id
         self.lang = room.lang
         self.game = game
@@ -202,7 +213,7 @@ class RoomTable:
     def open(self, game: Game, seats: list[str], lang: str) -> str:
         """A new or loaded game opens a new room of this browser's owner key; returns the link to move to."""
         owner = self.owner_key or new_owner_key()  # a key of its own for a browser that does not own this room
-        room = open_room(self.store, game, seats, owner, lang)
+        room = open_room(self.store, game, seats, owner, lang, class_code=self.class_code)
         return owner_link(owner, room.room_id, room.seat if room.seat is not None else 0)
 
     def links(self) -> dict[str, str]:
@@ -226,6 +237,10 @@ class RoomTable:
         if self.owner_key is None or room_id == self.room_id:
             return False
         return self.store.delete_room(room_id, self.owner_key)
+
+    def create_class(self, name: str) -> NewClass:
+        """A new class in this room's database; its teacher key is shown once."""
+        return create_class(self.store, name)
 
     def export_game(self, room_id: str) -> Game:
         """One of the owner's games, replayed from its stored log."""

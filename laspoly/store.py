@@ -36,6 +36,10 @@ SCHEMA = [
         room_id TEXT NOT NULL, idx INTEGER NOT NULL, action TEXT NOT NULL, PRIMARY KEY (room_id, idx))""",
     """CREATE TABLE IF NOT EXISTS refusals (
         room_id TEXT NOT NULL, at DOUBLE PRECISION NOT NULL, reason TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS room_activity (room_id TEXT PRIMARY KEY, at DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS classes (
+        id TEXT PRIMARY KEY, created DOUBLE PRECISION NOT NULL, teacher_hash TEXT NOT NULL, name TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS class_rooms (room_id TEXT PRIMARY KEY, class_id TEXT NOT NULL)""",
 ]
 
 
@@ -101,6 +105,20 @@ class Room:
     def is_owner(self, secret: str) -> bool:
         """True for the owner's key (it may swap seats between people and bots)."""
         return hmac.compare_digest(self.owner_hash, digest(secret))
+
+
+@dataclass(frozen=True)
+class ClassRecord:
+    """A stored class: its code, name and the hash of its teacher's key."""
+
+    code: str
+    created: float
+    teacher_hash: str
+    name: str
+
+    def is_teacher(self, secret: str) -> bool:
+        """True for the class's teacher key (compared in constant time)."""
+        return hmac.compare_digest(self.teacher_hash, digest(secret))
 
 
 @dataclass(frozen=True)
@@ -172,7 +190,8 @@ class Store:
         if not self.room(room_id).is_owner(owner_key):
             return False
         with self._tx() as cur:
-            cur.execute(self._q("DELETE FROM actions WHERE room_id = ?"), (room_id,))
+            for table in ("actions", "room_activity", "class_rooms"):
+                cur.execute(self._q(f"DELETE FROM {table} WHERE room_id = ?"), (room_id,))
             cur.execute(self._q("DELETE FROM rooms WHERE id = ?"), (room_id,))
         return True
 
@@ -187,6 +206,8 @@ class Store:
         try:
             with self._tx() as cur:
                 cur.execute(self._q("INSERT INTO actions (room_id, idx, action) VALUES (?, ?, ?)"), (room_id, index, json.dumps(action)))
+                cur.execute(self._q("INSERT INTO room_activity (room_id, at) VALUES (?, ?) "
+                                    "ON CONFLICT (room_id) DO UPDATE SET at = excluded.at"), (room_id, time.time()))
             return True
         except Exception as exc:
             if self._is_conflict(exc):
@@ -204,6 +225,55 @@ class Store:
         with self._tx(write=False) as cur:
             cur.execute(self._q("SELECT COUNT(*) FROM actions WHERE room_id = ?"), (room_id,))
             return int(cur.fetchone()[0])
+
+    def last_activity(self, room_id: str) -> float:
+        """When the room's last action was stored (its creation when it has none)."""
+        with self._tx(write=False) as cur:
+            cur.execute(self._q("SELECT at FROM room_activity WHERE room_id = ?"), (room_id,))
+            row = cur.fetchone()
+        return float(row[0]) if row else self.room(room_id).created
+
+    # -- classes
+    def create_class(self, code: str, name: str, teacher_key: str) -> ClassRecord | None:
+        """Store a class under ``code``; None when the code is taken (the caller draws another)."""
+        record = ClassRecord(code, time.time(), digest(teacher_key), name)
+        try:
+            with self._tx() as cur:
+                cur.execute(self._q("INSERT INTO classes (id, created, teacher_hash, name) VALUES (?, ?, ?, ?)"),
+                            (record.code, record.created, record.teacher_hash, record.name))
+            return record
+        except Exception as exc:
+            if self._is_conflict(exc):
+                return None
+            raise
+
+    def class_record(self, code: str) -> ClassRecord:
+        """A class by its code; an unknown code is a :class:`StoreError`."""
+        with self._tx(write=False) as cur:
+            cur.execute(self._q("SELECT id, created, teacher_hash, name FROM classes WHERE id = ?"), (code,))
+            row = cur.fetchone()
+        if row is None:
+            raise StoreError("there is no class with that code")
+        return ClassRecord(row[0], float(row[1]), row[2], row[3])
+
+    def add_to_class(self, code: str, room_id: str) -> None:
+        """Make a room one of the class's games."""
+        with self._tx() as cur:
+            cur.execute(self._q("INSERT INTO class_rooms (room_id, class_id) VALUES (?, ?)"), (room_id, code))
+
+    def class_of(self, room_id: str) -> str | None:
+        """The code of the class a room belongs to, or None."""
+        with self._tx(write=False) as cur:
+            cur.execute(self._q("SELECT class_id FROM class_rooms WHERE room_id = ?"), (room_id,))
+            row = cur.fetchone()
+        return row[0] if row else None
+
+    def class_rooms(self, code: str) -> list[str]:
+        """The ids of the class's rooms, oldest first."""
+        with self._tx(write=False) as cur:
+            cur.execute(self._q("SELECT c.room_id FROM class_rooms c JOIN rooms r ON r.id = c.room_id "
+                                "WHERE c.class_id = ? ORDER BY r.created"), (code,))
+            return [r[0] for r in cur.fetchall()]
 
     def refuse(self, room_id: str, reason: str) -> None:
         """Log a refused request (a wrong or forged token, a spectator trying to act)."""

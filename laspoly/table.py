@@ -13,13 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from laspoly.bots.basic import TEMPERAMENTS, Bot, make_bot
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
 from laspoly.record import replay
+
+if TYPE_CHECKING:
+    from laspoly.classes import NewClass
 
 PERSON = "person"
 SEAT_CHOICES = (PERSON, *TEMPERAMENTS)
@@ -124,6 +127,9 @@ class Table(Protocol):
     def export_game(self, room_id: str) -> Game:
         """One of the owner's stored games, replayed."""
 
+    def create_class(self, name: str) -> NewClass:
+        """A new class in this table's database, with its code and teacher key (:mod:`laspoly.classes`)."""
+
 
 def take_back(game: Game, is_person: Callable[[int], bool]) -> Game:
     """The game before the last decision of a person (and the bot moves after it)."""
@@ -200,3 +206,7 @@ class LocalTable:
     def export_game(self, room_id: str) -> Game:
         """There are no stored games to export."""
         raise Refused("a game on one screen has no stored games", "refused.not_stored")
+
+    def create_class(self, name: str) -> NewClass:
+        """A class lives in the server's database: a game on one screen has none."""
+        raise Refused("A class needs the served dashboard (laspoly serve), where its games are stored.", "refused.no_class")

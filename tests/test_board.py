@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 from bokeh.models import CustomJS, Text
-from helpers import ANA, BEN, give, place
+from helpers import ANA, BEN, edit, fund_pot, give, mortgage, place
 
 from laspoly.bots.basic import BasicBot
 from laspoly.engine import actions as A
@@ -102,8 +102,10 @@ def test_buildings_are_pips_a_square_per_house_one_block_for_a_hotel_and_a_facto
         level: int, factory: bool, expected: dict[str, int]) -> None:
     m = _model()
     g = m.game
-    (i,) = give(g, ANA, "Glitter Gulch")
-    g.level[i], g.factory[i] = level, factory
+    i = g.board.find("Glitter Gulch")
+    group = [{"field": j, "owner": ANA, "houses": level % 5, "hotel": level == 5, "factory": factory and j == i}
+             for j in g.group_of[i]]  # the whole group, built evenly (L11)
+    edit(g, lambda position: position.update(properties=group))
     shapes = buildings_data(m)
     assert Counter(kind for kind, f in zip(shapes["kind"], shapes["field"], strict=True) if f == i) == Counter(expected)
     data = board_data(m)
@@ -120,8 +122,7 @@ def test_buildings_are_pips_a_square_per_house_one_block_for_a_hotel_and_a_facto
 def test_buildings_stay_inside_their_cell() -> None:
     m = _model()
     g = m.game
-    for i in (1, 3):
-        g.owner[i], g.level[i] = ANA, 4
+    edit(g, lambda position: position.update(properties=[{"field": i, "owner": ANA, "houses": 4} for i in (1, 3)]))
     shapes = buildings_data(m)
     for f, xs, ys in zip(shapes["field"], shapes["xs"], shapes["ys"], strict=True):
         x, y = cell_xy(f)
@@ -134,7 +135,7 @@ def test_buildings_stay_inside_their_cell() -> None:
 def test_a_mortgaged_field_is_hatched_and_marked_in_the_games_language() -> None:
     m = _model()
     (i,) = give(m.game, ANA, "Glitter Gulch")
-    m.game.mortgaged[i] = True
+    mortgage(m.game, i)
     data = board_data(m)
     assert data["hatch"][i] == "/" and data["mortgage_alpha"][i] == 1.0 and data["mortgaged"][i] == "mortgaged"
     assert data["hatch"][1] == " " and data["mortgage_alpha"][1] == 0.0 and data["mortgaged"][1] == ""
@@ -197,7 +198,7 @@ def test_the_card_and_the_dice_have_their_own_places_in_the_middle() -> None:
 @pytest.mark.parametrize("preset", ["laspoly", "sculptprice"])
 def test_the_middle_shows_the_pot_in_the_games_words(preset: str) -> None:
     m = _model(preset=preset)
-    m.game.pot = 350
+    fund_pot(m.game, 350)
     m.lang = "en"
     heading = centre_data(m)["head"]["text"][0]
     assert heading == {"laspoly": "Casino pot: 350 LPD", "sculptprice": "Pot: 350€"}[preset]

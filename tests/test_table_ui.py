@@ -10,6 +10,7 @@ from typing import Any
 
 import panel as pn
 import pytest
+from helpers import edit, give_jail_card, jail
 
 from laspoly.bots.basic import BasicBot
 from laspoly.bots.runner import play_bot_turns
@@ -146,14 +147,13 @@ def test_a_loaded_game_has_its_whole_cash_history() -> None:
 def test_player_cards_show_every_balance_prison_cards_seat_and_whose_turn_and_follow_each_step() -> None:
     d = _dashboard(seats=(PERSON, "greedy", "basic"), dice="1-2")
     m, g = d.model, d.model.game
-    g.players[1].in_prison = True
-    g.players[1].jail_cards.append(("chance", 0))
+    jail(g, 1)
     m.redraw()
     assert d.cards.pane.object.count("role='listitem'") == 3
     assert re.search(r"<div class='lp-card lp-now' role='listitem' style='border-color:#E69F00' aria-current='true'>", d.cards.pane.object)
     ana, ben, cy = _cards(d)
     assert "Ana · person" in ana and "to play" in ana and "1300 LPD" in ana and "net worth 1300 LPD" in ana
-    assert "Ben · bot · greedy" in ben and "In prison: prison turn 1 of 3" in ben and "Get-Out-of-Prison cards: 1" in ben
+    assert "Ben · bot · greedy" in ben and "In prison: prison turn 1 of 3" in ben
     assert "Cy · bot · basic" in cy and "to play" not in cy
     m.act(A.Roll(0))
     m.act(A.Buy(0))
@@ -162,10 +162,17 @@ def test_player_cards_show_every_balance_prison_cards_seat_and_whose_turn_and_fo
     assert "seed 4" in _text(d.cards.pane.object)
 
 
+def test_a_player_card_counts_the_get_out_of_prison_cards_held() -> None:
+    d = _dashboard(seats=(PERSON, "basic"), preset="classic", seed=1)
+    give_jail_card(d.model.game, 1, "chance", "jail_free")
+    d.model.redraw()
+    assert "Get-Out-of-Prison cards: 1" in _cards(d)[1] and "Get-Out-of-Prison cards" not in _cards(d)[0]
+
+
 def test_a_prisoner_sees_the_tries_left_this_turn_on_the_card_the_header_and_roll() -> None:
     d = _dashboard(dice="1-2 1-3")
     m, g, c = d.model, d.model.game, d.controls
-    g.players[0].in_prison, g.players[0].pos = True, g.prison
+    jail(g, 0)
     m.redraw()
     assert c.roll.label == "Roll (tries left: 3)" and c.fine.label == "Pay fine (50 LPD)" and c.fine.visible
     m.act(A.Roll(0))
@@ -192,7 +199,7 @@ def test_buy_shows_the_price_and_the_train_its_fare() -> None:
 def test_claim_rent_shows_the_amount_and_is_the_primary_button_while_it_can_be_claimed() -> None:
     d = _dashboard(seats=(PERSON, "basic"), preset="classic", seed=1, dice="6-6 1-1 1-2 1-2")
     m, c = d.model, d.controls
-    m.game.owner[3] = 0
+    edit(m.game, lambda position: position["properties"].append({"field": 3, "owner": 0}))
     m.act(A.Roll(0))
     m.act(A.EndTurn(0))
     assert c.claim.disabled and c.claim.color == "default" and c.roll.color == "primary"

@@ -132,6 +132,8 @@ class ChainTables:
     land_double: np.ndarray
     land_double6: np.ndarray
     train_offered: bool
+    P_cont: np.ndarray  # the part of P where the turn goes on: the next roll is the same player's
+    turn_stop: np.ndarray  # where the turn ends, by state: probabilities (turn_end counts a lost next turn twice)
 
 
 class MovementChain:
@@ -151,6 +153,7 @@ class MovementChain:
         self.layout = Layout(board, rules)
         tables = chain_tables(board, rules, prison_policy, train_target)
         self.target = train_target if tables.train_offered else None
+        self.tables = tables
         self.P, self.land, self.turn_end = tables.P, tables.land, tables.turn_end
         # for rents and the casino: landing weighted by the dice total, by a card's rent multiplier,
         # and landings on doubles (not six) and on double six
@@ -312,7 +315,9 @@ def _build(board: Board, rules: RuleOptions, policy: str, target: int | None, or
     land_total = add(landings, ~by_card, (x,), p * (a + b))
     land_card = add((size, n + 1, MULTIPLIERS), by_card, (x, mult), p)
     land_double, land_double6 = add(landings, double, (x,), p), add(landings, six, (x,), p)
-    return ChainTables(P, land, turn_end, land_total, land_card, land_double, land_double6, roller.train_offered)
+    P_cont, turn_stop = add((size, size), ~ends, (nxt,), p), add(landings, ends, (final,), p)
+    return ChainTables(P, land, turn_end, land_total, land_card, land_double, land_double6, roller.train_offered,
+                       P_cont, turn_stop)
 
 
 _CACHE: OrderedDict[tuple[Any, ...], tuple[Board, ChainTables]] = OrderedDict()

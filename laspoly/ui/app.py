@@ -17,6 +17,7 @@ import param
 from bokeh.models import TabPanel
 from panel.viewable import Viewer
 
+from laspoly.classes import ClassData, find_class, open_class
 from laspoly.engine.game import Game
 from laspoly.rooms import join_room, new_owner_key, open_room, owner_link
 from laspoly.store import Store, StoreError, default_url, open_store
@@ -24,11 +25,14 @@ from laspoly.table import PERSON
 from laspoly.ui.board import BoardFigure
 from laspoly.ui.common import BUTTON_CSS, LANGUAGES, TabView, esc
 from laspoly.ui.controls import ControlsView
+from laspoly.ui.demonstrations import DemonstrationsView
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import InviteView, MyGamesView
 from laspoly.ui.model import GameModel
 from laspoly.ui.probability import ProbabilityView
+from laspoly.ui.replay import ReplayView
 from laspoly.ui.standings import PlayerCardsView, WinnerView
+from laspoly.ui.teacher import TeacherView
 from laspoly.ui.views import CardView, FilesView, LogView, PlayersView, RulesView, SetupView
 
 CSS = """
@@ -38,8 +42,8 @@ button:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2p
 
 
 #: Each tab's catalogue key.
-TAB_TITLES = {"play": "tab.play", "players": "tab.players", "probability": "tab.probability", "rules": "tab.rules", "setup": "tab.new_game",
-              "files": "tab.files", "invite": "tab.invite", "my_games": "tab.my_games"}
+TAB_TITLES = {"play": "tab.play", "players": "tab.players", "probability": "tab.probability", "replay": "tab.replay", "rules": "tab.rules",
+              "setup": "tab.new_game", "teacher": "tab.teacher", "files": "tab.files", "invite": "tab.invite", "my_games": "tab.my_games"}
 
 
 #: The board keeps its square and fits the window: as wide as the page allows, at most 760 px, and never taller
@@ -90,7 +94,7 @@ class Dashboard(Viewer):
         # first time the tab is shown (or the attribute is read) and kept from then on.  Panel's own dynamic
         # tabs would rebuild a tab each time it is shown.
         self._views: dict[str, Any] = {}
-        pages = ["play", "players", "probability", "rules", "setup", "files"] + (["invite", "my_games"] if m.shared else [])
+        pages = ["play", "players", "probability", "replay", "rules", "setup", "teacher", "files"] + (["invite", "my_games"] if m.shared else [])
         self._page_names = pages
         self._slots = [pn.Column(sizing_mode="stretch_width") for _ in pages]
         self.tabs = pn.Tabs(*((m.t(TAB_TITLES[name]), slot) for name, slot in zip(pages, self._slots, strict=True)),
@@ -143,7 +147,7 @@ class Dashboard(Viewer):
                 view = ProbabilityView(model=self.model, board=self.board)
             else:
                 view = {"players": PlayersView, "rules": RulesView, "setup": SetupView, "files": FilesView,
-                        "invite": InviteView, "my_games": MyGamesView}[name](model=self.model)
+                        "invite": InviteView, "my_games": MyGamesView, "teacher": DemonstrationsView, "replay": ReplayView}[name](model=self.model)
             self._views[name] = view
             if isinstance(view, TabView):  # a view read before its tab is shown waits, hidden, like the others
                 view.shown = self._page_names.index(name) == self.tabs.active
@@ -155,6 +159,8 @@ class Dashboard(Viewer):
     rules = property(lambda self: self._view("rules"), doc="The Rules tab's view (a RulesView).")
     setup = property(lambda self: self._view("setup"), doc="The New game tab's view (a SetupView).")
     files = property(lambda self: self._view("files"), doc="The Save and load tab's view (a FilesView).")
+    replay = property(lambda self: self._view("replay"), doc="The Replay tab's view (a ReplayView).")
+    teacher = property(lambda self: self._view("teacher"), doc="The For teachers tab's view (a DemonstrationsView).")
 
     def _fill_play(self) -> None:
         """Put the Play tab on the page in steps; on a served page each step is its own turn of the server's event loop.
@@ -272,17 +278,19 @@ def _serve_stylesheets_locally() -> None:
     doc._template_variables["dist_url"] = f"{pn.state.rel_path}/{LOCAL_DIST}" if pn.state.rel_path else LOCAL_DIST
 
 
-def build_app(db_url: str | None = None) -> Dashboard:
-    """The dashboard for one browser session: the room in its URL, or a new room.
+def build_app(db_url: str | None = None) -> Dashboard | TeacherView | pn.Column:
+    """The dashboard for one browser session: the room in its URL, or a new room; or a class's teacher page.
 
     ``?room=ID&seat=TOKEN`` opens a seat, ``?room=ID&view=TOKEN`` the spectator's
     view; ``me=KEY`` is the browser's owner key (its "My games").  Without a
     room, a new game starts in a new room and the URL is updated so that a reload
-    or a restart of the server resumes it.
+    or a restart of the server resumes it.  ``?class=CODE`` starts that new game
+    in a class; ``?class=CODE&teacher=KEY`` is the class's teacher page.
     """
     _serve_stylesheets_locally()
     store = shared_store(db_url or os.environ.get("LASPOLY_DB") or default_url())
     room, secret, me = _arg("room"), _arg("seat") or _arg("view"), _arg("me") or None
+    code, teacher = _arg("class"), _arg("teacher")
     note = ""
     if room and secret:
         try:
@@ -290,8 +298,23 @@ def build_app(db_url: str | None = None) -> Dashboard:
             return Dashboard(GameModel(table=table, lang=table.lang))
         except StoreError as exc:
             note = tr("msg.bad_link", error=exc)
+    if code and teacher:
+        try:
+            record = open_class(store, code, teacher)
+            return TeacherView(ClassData(store, record.code, teacher), record)
+        except StoreError as exc:
+            return pn.Column(pn.pane.HTML(f"<h2>Las Poly</h2><p>{esc(tr('class.refused', 'en', reason=str(exc)))}</p>"
+                                          f"<p>{esc(tr('class.refused', 'es', reason=str(exc)))}</p>"))
+    class_code = None
+    if code:
+        try:
+            record = find_class(store, code)
+            class_code, note = record.code, tr("class.joined", "en", name=record.name)
+        except StoreError as exc:
+            note = tr("class.unknown", "en", reason=str(exc))
     me = me or new_owner_key()
-    table = open_room(store, Game(["Ana", "Bot 1", "Bot 2"], seed=7, max_rounds=200), [PERSON, "basic", "basic"], me)
+    table = open_room(store, Game(["Ana", "Bot 1", "Bot 2"], seed=7, max_rounds=200), [PERSON, "basic", "basic"], me,
+                      class_code=class_code)
     model = GameModel(table=table, lang=table.lang, message=note)
     query = owner_link(me, table.room_id)
     if _serving():
@@ -302,7 +325,7 @@ def build_app(db_url: str | None = None) -> Dashboard:
     return Dashboard(model)
 
 
-def session_app() -> Dashboard:
+def session_app() -> Dashboard | TeacherView | pn.Column:
     """What ``laspoly serve`` runs for each browser session: Panel's extensions, then this session's dashboard."""
     pn.extension("filedropper", sizing_mode="stretch_width", notifications=False)  # inside the session, as panel serve does
     return build_app()

@@ -13,7 +13,6 @@ browser session builds its own model, and there is no shared module-level state.
 from __future__ import annotations
 
 import contextlib
-import csv
 import io
 import json
 import secrets
@@ -26,10 +25,14 @@ import param
 
 from laspoly.bots.basic import BasicBot
 from laspoly.bots.runner import play_bot_turns
+from laspoly.classes import NewClass
+from laspoly.csv_export import write_csv
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.game import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Game, check_player_count
+from laspoly.engine.positions import position_of
 from laspoly.errors import LaspolyError, SetupError
+from laspoly.positions import load_demonstration
 from laspoly.record import game_from_json, game_to_dict, new_game_from_setup
 from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
@@ -389,6 +392,35 @@ class GameModel(param.Parameterized):
             self._changed()
         return True
 
+    def open_position(self, position: dict[str, Any] | str) -> bool:
+        """Play on from a position or a shipped demonstration's id (in a room: a new room); a bad one keeps the game.
+
+        The seats (person or bot) come from the position's players; the page keeps its language.
+        """
+        try:
+            data = load_demonstration(position) if isinstance(position, str) else position
+            game = Game.from_position(data)
+            seats = [check_seat(p["seat"]) for p in position_of(game)["players"]]
+        except LaspolyError as exc:
+            return self._say(f"Could not set up the position: {exc}")
+        about = position_of(game).get("about")
+        self.message = f"Playing from '{about['title'].get(self.lang) or about['title']['en']}'." if about else "Playing from the position."
+        if self._open(game, seats, self.lang):
+            self._changed()
+        return True
+
+    def position(self) -> dict[str, Any]:
+        """The game on the table as a position in normal form, with each seat's kind (for the editor and a download)."""
+        return position_of(self.game, seats=self.seats)
+
+    def create_class(self, name: str) -> NewClass | None:
+        """A new class (code, student link, teacher link with its key); None, with the reason in :attr:`message`."""
+        try:
+            return self.table.create_class(name)
+        except LaspolyError as exc:
+            self._say(str(exc))
+            return None
+
     def my_games(self) -> list[RoomSummary] | None:
         """The games started with this browser's key, newest first; None when it has no key."""
         return self.table.my_games()
@@ -473,9 +505,4 @@ def _save_file(game: Game) -> io.BytesIO:
 
 
 def _csv(header: list[str], rows: Iterable[list[Any]]) -> io.StringIO:
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(header)
-    w.writerows(rows)
-    out.seek(0)
-    return out
+    return write_csv(header, rows)

@@ -1,0 +1,138 @@
+"""The teacher's page of a class: its rooms live, and the whole class's dice and landings against the exact answers.
+
+Opened by the class's teacher link (``?class=CODE&teacher=KEY``).  It lists
+every room of the class (players, rulebook, round, leader, last activity, a
+read-only link to watch it) and pools every roll and landing of all of them
+into one dice chart and one landing chart, each against its exact distribution
+(two dice; the preset's Markov chain).  It refreshes itself every two seconds
+on a served page; the data downloads as CSV.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import Any
+
+import panel as pn
+import param
+from bokeh.models import ColumnDataSource
+from bokeh.plotting import figure
+from panel.viewable import Viewer
+
+from laspoly.analysis.markov import markov
+from laspoly.classes import ClassData, ClassRecord, student_link
+from laspoly.ui.common import base_url, esc
+from laspoly.ui.i18n import tr
+
+#: The exact share of each total 2-12 of two dice.
+TWO_DICE = [(6 - abs(t - 7)) / 36 for t in range(2, 13)]
+
+
+def ago(seconds: float, lang: str) -> str:
+    """How long ago, in words a class reads at a glance."""
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return tr("class.just_now", lang)
+    if minutes < 120:
+        return tr("class.minutes_ago", lang, n=minutes)
+    return tr("class.hours_ago", lang, n=minutes // 60)
+
+
+class TeacherView(Viewer):
+    """A class's rooms and pooled data, for its teacher."""
+
+    lang = param.Selector(default="en", objects=["en", "es"])
+
+    def __init__(self, data: ClassData, record: ClassRecord, **params: Any) -> None:
+        super().__init__(**params)
+        self.record = record
+        self.data = data
+        self.language = pn.widgets.RadioButtonGroup(options={"English": "en", "Español": "es"}, value=self.lang, width=200)
+        self.language.param.watch(lambda e: setattr(self, "lang", e.new), "value")
+        self.head = pn.pane.HTML(sizing_mode="stretch_width")
+        self.rooms = pn.pane.HTML(sizing_mode="stretch_width", min_height=80)
+        self.totals = pn.pane.HTML(sizing_mode="stretch_width")
+        self.dice_source = ColumnDataSource({"total": list(range(2, 13)), "share": [0.0] * 11, "exact": TWO_DICE})
+        self.dice_fig = figure(height=240, sizing_mode="stretch_width", toolbar_location=None)
+        self.dice_fig.vbar("total", top="share", width=0.8, source=self.dice_source, fill_color="#56B4E9")
+        self.dice_fig.line("total", "exact", source=self.dice_source, line_color="#D55E00", line_width=3)
+        self.land_source = ColumnDataSource({"field": [], "share": [], "exact": [], "name": []})
+        self.land_fig = figure(height=260, sizing_mode="stretch_width", toolbar_location=None,
+                               tooltips=[("", "@field @name"), ("", "@share{0.000} / @exact{0.000}")])
+        self.land_fig.vbar("field", top="share", width=0.8, source=self.land_source, fill_color="#009E73")
+        self.land_fig.scatter("field", "exact", source=self.land_source, color="#D55E00", size=7)
+        self.download = pn.widgets.FileDownload(callback=self.data.csv, filename=f"laspoly-class-{record.code}.csv", width=260)
+        self._chains: dict[str, list[float]] = {}
+        self.param.watch(lambda *_: self.refresh(), "lang")
+        self.refresh()
+        self._timer: Any = None
+        if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+            self._timer = pn.state.add_periodic_callback(self._tick, period=2000)
+            pn.state.on_session_destroyed(lambda _ctx: self.close())
+
+    def _tick(self) -> None:
+        try:
+            self.refresh()
+        except Exception:  # a refresh must never stop the page's timer
+            logging.getLogger("laspoly.classes").exception("refreshing the teacher's page failed")
+
+    def _exact(self, preset: str) -> list[float]:
+        if preset not in self._chains:
+            self._chains[preset] = [float(p) for p in markov(preset).squares]
+        return self._chains[preset]
+
+    def refresh(self) -> None:
+        """Catch up with every room and redraw the list and the pooled charts."""
+        lang, data = self.lang, self.data
+        data.refresh()
+        base = base_url()
+        self.head.object = (f"<h2 style='margin:4px 0'>{esc(tr('class.title', lang, name=self.record.name))}</h2>"
+                            f"<p style='font-size:1.2em'>{esc(tr('class.code', lang))} <b style='letter-spacing:0.1em'>{esc(self.record.code)}</b>"
+                            f" · {esc(tr('class.student_link', lang))} <code style='user-select:all'>{esc(base + student_link(self.record.code))}</code></p>")
+        now = time.time()
+        rows = []
+        for r in data.summaries():
+            state = tr("class.over", lang, name=r.leader) if r.over else r.leader
+            rows.append(f"<tr><td>{esc(', '.join(r.players))}</td><td>{esc(r.preset)}</td><td>{r.round}</td><td>{esc(state)}</td>"
+                        f"<td>{esc(ago(now - r.last_activity, lang))}</td>"
+                        f"<td><a href='{esc(base + r.watch)}' target='_blank' rel='noopener'>{esc(tr('class.watch', lang))}</a></td></tr>")
+        header = "".join(f"<th>{esc(tr(k, lang))}</th>" for k in ("class.players", "class.rulebook", "class.round", "class.leader",
+                                                                   "class.last_activity", "class.watch_head"))
+        self.rooms.object = (f"<table class='lp-players' aria-label='{esc(tr('class.rooms', lang))}'><tr>{header}</tr>{''.join(rows)}</table>"
+                             if rows else f"<p>{esc(tr('class.no_rooms', lang))}</p>")
+        dice = data.dice_totals()
+        n = sum(dice)
+        self.dice_source.data = {"total": list(range(2, 13)), "share": [c / n if n else 0.0 for c in dice], "exact": TWO_DICE}
+        self.dice_fig.title.text = tr("class.dice_chart", lang)
+        self.dice_fig.xaxis.axis_label, self.dice_fig.yaxis.axis_label = tr("class.total", lang), tr("class.share_rolls", lang)
+        landings = data.landings()
+        preset = max(landings, key=lambda p: sum(landings[p])) if landings else None
+        if preset is not None:
+            counts, exact = landings[preset], self._exact(preset)
+            m = sum(counts)
+            fields = data_fields(data, preset, lang)
+            self.land_source.data = {"field": list(range(len(counts))), "share": [c / m for c in counts], "exact": exact,
+                                     "name": [fields[i] for i in range(len(counts))]}
+        self.land_fig.title.text = tr("class.landing_chart", lang, preset=preset or "-")
+        self.land_fig.xaxis.axis_label, self.land_fig.yaxis.axis_label = tr("class.field", lang), tr("class.share_landings", lang)
+        landed = sum(sum(v) for v in landings.values())
+        self.totals.object = f"<p><b>{esc(tr('class.pooled', lang, rolls=n, landings=landed, rooms=len(data.rooms)))}</b></p>"
+        self.download.label = tr("class.download", lang)
+
+    def close(self) -> None:
+        """Stop the page's timer (when the browser session ends)."""
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return pn.Column(pn.Row(pn.HSpacer(), self.language), self.head, self.rooms, self.totals,
+                         pn.pane.Bokeh(self.dice_fig, sizing_mode="stretch_width"),
+                         pn.pane.Bokeh(self.land_fig, sizing_mode="stretch_width"), self.download, sizing_mode="stretch_width")
+
+
+def data_fields(data: ClassData, preset: str, lang: str) -> list[str]:
+    """The field names of a preset's board in ``lang``, from one of the class's games on it."""
+    game = next(f.game for f in data.rooms.values() if f.game.preset.id == preset)
+    return [game.field_name(i, lang) for i in range(len(game.fields))]

@@ -1,0 +1,28 @@
+"""The Replay tab in a real browser, in English and Spanish."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+from test_browser import _button, _open, _tab
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_replay_slider_steps_back_through_the_game_in_english_and_spanish(server: str, page: Page) -> None:
+    _open(page, server)
+    _button(page, "Roll").click()
+    expect(page.get_by_text("rolled", exact=False).first).to_be_visible()
+    _tab(page, "Replay")
+    head = page.get_by_text(re.compile(r"^Step \d+ of \d+"))
+    expect(head).to_be_visible()
+    total = int(re.search(r"of (\d+)", head.inner_text()).group(1))
+    assert total >= 1
+    page.get_by_role("button", name="◀").click()
+    expect(page.get_by_text(f"Step {total - 1} of {total}")).to_be_visible()
+    page.get_by_role("button", name="Español").click()
+    expect(page.get_by_text(f"Paso {total - 1} de {total}")).to_be_visible()
+    page.get_by_role("button", name="▶").click()
+    expect(page.get_by_text(f"Paso {total} de {total}")).to_be_visible()

@@ -1,0 +1,151 @@
+"""A class: a code and a teacher key stored like room tokens, its rooms, the teacher's read-only view, pooled data."""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+from pathlib import Path
+
+import pytest
+
+from laspoly.classes import ClassData, check_code, create_class, find_class, open_class
+from laspoly.engine import actions as A
+from laspoly.engine.game import Game
+from laspoly.errors import LaspolyError
+from laspoly.rooms import join_room, open_room
+from laspoly.store import Store, StoreError, open_store
+from laspoly.table import Refused
+from laspoly.ui.model import GameModel
+from laspoly.ui.teacher import TeacherView
+
+OWNER = "owner-key-of-a-student"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Store:
+    if request.param == "sqlite":
+        return open_store(f"sqlite:///{tmp_path / 'rooms.db'}")
+    return open_store(request.getfixturevalue("postgres_url"))
+
+
+
+def _class_room(store: Store, code: str, seed: int, owner: str = OWNER) -> GameModel:
+    return GameModel(table=open_room(store, Game(["Ana", "Ben"], seed=seed), ["person", "person"], owner, class_code=code))
+
+
+def _roll_and_end(m: GameModel, turns: int) -> None:
+    for _ in range(turns):
+        for _ in range(10):
+            legal = m.game.legal_actions()
+            pick = next((a for a in legal if isinstance(a, (A.Roll, A.DeclineBuy, A.StayPut, A.PayFine))), None) or \
+                next((a for a in legal if isinstance(a, A.EndTurn)), legal[0])
+            assert m.act(pick), m.message
+            if isinstance(pick, A.EndTurn):
+                break
+
+
+def test_a_class_keeps_only_the_hash_of_its_teacher_key(store: Store) -> None:
+    made = create_class(store, "6B maths")
+    assert len(made.code) == 6 and made.teacher_key not in find_class(store, made.code).teacher_hash
+    assert made.student_link == f"?class={made.code}" and made.teacher_key in made.teacher_link
+    assert open_class(store, made.code.lower(), made.teacher_key).name == "6B maths"  # a code may be typed in lower case
+
+
+def test_a_wrong_teacher_key_is_refused_and_logged(store: Store, caplog: pytest.LogCaptureFixture) -> None:
+    made = create_class(store, "6B")
+    with caplog.at_level(logging.WARNING, logger="laspoly.classes"), pytest.raises(StoreError, match="not valid"):
+        open_class(store, made.code, "a-guessed-key")
+    assert "wrong teacher key" in store.refusals(f"class:{made.code}") and "wrong teacher key" in caplog.text
+
+
+@pytest.mark.parametrize("code", ["", "ABC", "ABCDE0", "<script>", "ABCDEFG"])
+def test_a_malformed_class_code_gets_one_clear_error(code: str) -> None:
+    with pytest.raises(StoreError, match="a class code is 6 letters and digits"):
+        check_code(code)
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 41, "a\u202eb"])
+def test_a_hostile_class_name_is_refused(store: Store, name: str) -> None:
+    with pytest.raises(LaspolyError, match="a class's name"):
+        create_class(store, name)
+
+
+def test_games_started_from_a_class_room_belong_to_the_class(store: Store) -> None:
+    made = create_class(store, "6B")
+    m = _class_room(store, made.code, seed=1)
+    assert m.table.class_code == made.code
+    m.new_game(["Cy", "Di"], ["person", "basic"], seed=2)  # "New game" in a class room: a new room of the class
+    assert len(store.class_rooms(made.code)) == 2
+    open_room(store, Game(["Eve", "Fay"], seed=3), ["person", "person"], OWNER)  # a game outside any class
+    assert len(store.class_rooms(made.code)) == 2
+
+
+def test_the_teacher_key_opens_the_class_rooms_read_only_and_no_other_room(store: Store) -> None:
+    made = create_class(store, "6B")
+    other = create_class(store, "6C")
+    m = _class_room(store, made.code, seed=1)
+    watching = join_room(store, m.table.room_id, made.teacher_key)
+    assert watching.seat is None
+    with pytest.raises(Refused):
+        watching.check_act(A.Roll(0))
+    with pytest.raises(StoreError):
+        join_room(store, m.table.room_id, other.teacher_key)
+    outside = open_room(store, Game(["Eve", "Fay"], seed=3), ["person", "person"], OWNER)
+    with pytest.raises(StoreError):
+        join_room(store, outside.room_id, made.teacher_key)
+
+
+def test_the_pooled_counts_are_the_sum_of_every_rooms_log_and_follow_new_moves(store: Store) -> None:
+    made = create_class(store, "6B")
+    rooms = [_class_room(store, made.code, seed=s) for s in (1, 2, 3)]
+    for k, m in enumerate(rooms):
+        _roll_and_end(m, 3 + k)
+    data = ClassData(store, made.code, made.teacher_key)
+    data.refresh()
+    assert sum(data.dice_totals()) == sum(m.dice_totals()[t] for m in rooms for t in range(11)) > 0
+    assert [sum(x) for x in zip(*(m.dice_totals() for m in rooms), strict=True)] == data.dice_totals()
+    assert data.landings()["laspoly"] == [sum(x) for x in zip(*(m.landings() for m in rooms), strict=True)]
+    _roll_and_end(rooms[0], 2)  # the class plays on: the next refresh catches up
+    data.refresh()
+    assert [sum(x) for x in zip(*(m.dice_totals() for m in rooms), strict=True)] == data.dice_totals()
+    leaders = {s.leader for s in data.summaries()}
+    assert leaders <= {"Ana", "Ben"} and all(s.watch.endswith(made.teacher_key) for s in data.summaries())
+
+
+def test_the_class_csv_has_every_roll_and_keeps_a_hostile_name_as_text(store: Store) -> None:
+    made = create_class(store, "6B")
+    m = GameModel(table=open_room(store, Game(["=HYPERLINK(\"x\")", "Ben"], seed=1), ["person", "person"], OWNER, class_code=made.code))
+    _roll_and_end(m, 2)
+    data = ClassData(store, made.code, made.teacher_key)
+    data.refresh()
+    rows = list(csv.DictReader(io.StringIO(data.csv().getvalue())))
+    assert sum(1 for r in rows if r["kind"] == "roll") == sum(data.dice_totals())
+    assert all(not r["player"].startswith("=") for r in rows) and any(r["player"].startswith("'=") for r in rows)
+
+
+def test_a_class_and_its_rooms_survive_a_restart(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'rooms.db'}"
+    store = open_store(url)
+    made = create_class(store, "6B")
+    _roll_and_end(_class_room(store, made.code, seed=1), 2)
+    again = open_store(url)  # a new process: nothing in memory
+    data = ClassData(again, made.code, made.teacher_key)
+    data.refresh()
+    assert open_class(again, made.code, made.teacher_key).name == "6B" and len(data.rooms) == 1 and sum(data.dice_totals()) > 0
+
+
+def test_the_teacher_page_lists_the_rooms_and_the_pooled_totals_in_both_languages(store: Store) -> None:
+    made = create_class(store, "6B maths")
+    for s in (1, 2):
+        _roll_and_end(_class_room(store, made.code, seed=s), 2)
+    view = TeacherView(ClassData(store, made.code, made.teacher_key), find_class(store, made.code))
+    assert "6B maths" in view.head.object and made.code in view.head.object and view.rooms.object.count("<tr>") == 3
+    assert "from 2 games, pooled" in view.totals.object
+    view.lang = "es"
+    assert "de 2 partidas, juntas" in view.totals.object and "Ver (solo lectura)" in view.rooms.object
+
+
+def test_a_class_needs_a_served_dashboard() -> None:
+    m = GameModel()
+    assert m.create_class("6B") is None and "laspoly serve" in m.message
