@@ -79,7 +79,6 @@ def _spanish_pages() -> list[tuple[str, list[str]]]:
     from helpers import build, edit, give, mortgage
 
     from laspoly.engine import actions as A
-    from laspoly.engine.state import TradeOffer
     from laspoly.table import PERSON
     from laspoly.ui.app import Dashboard
     from laspoly.ui.board import centre_data, token_data
@@ -89,7 +88,7 @@ def _spanish_pages() -> list[tuple[str, list[str]]]:
 
     def look(name: str, d: Dashboard) -> None:
         m = d.model
-        views = [d.players, d.probability, d.rules, d.setup, d.files]
+        views = [d.players, d.probability, d.replay, d.rules, d.setup, d.teacher, d.files]
         for view in views:
             if hasattr(view, "refresh"):
                 view.refresh()
@@ -123,8 +122,7 @@ def _spanish_pages() -> list[tuple[str, list[str]]]:
         build(g, dict.fromkeys(streets, 2))
         mortgage(g, other)
         m.selected_field = street
-        g.offers[9] = TradeOffer(9, 1, 0, (), (other,), 50, 0, 0)
-        g.offers[10] = TradeOffer(10, 0, 1, (other,), (), -20, 0, 0)
+        m.act(A.ProposeTrade(0, 1, (other,), (), -20))
         m.act(A.Build(0, street, "hotel"))  # refused: the page says why, in Spanish
         m.redraw()
         d.controls.trade_card.collapsed = False
