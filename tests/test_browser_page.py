@@ -121,6 +121,7 @@ def _contrast(rgb_a: tuple[float, ...], rgb_b: tuple[float, ...]) -> float:
 
 def test_a_keyboard_user_sees_a_focus_ring_on_buttons_and_inputs(server: str, page: Page) -> None:
     _open(page, server)
+    expect(page.locator(".card-header", has_text="Build, sell, mortgage").first).to_be_visible()  # the Property list is on the page
     _prepare(page)
     page.locator("h2", has_text="Las Poly").click()
     seen: dict[str, dict[str, str]] = {}
