@@ -211,6 +211,17 @@ def test_claim_rent_shows_the_amount_and_is_the_primary_button_while_it_can_be_c
     assert c.claim.disabled and c.claim.label == "Claim rent" and c.roll.color == "primary"
 
 
+def test_end_turn_is_the_primary_button_once_the_roll_is_done() -> None:
+    d = _dashboard(dice="1-2")
+    m, c = d.model, d.controls
+    assert c.roll.color == "primary" and c.end_turn.color == "default"
+    m.act(A.Roll(0))
+    m.act(A.DeclineBuy(0))
+    assert c.roll.disabled and not c.end_turn.disabled and c.end_turn.color == "primary"
+    m.act(A.EndTurn(0))
+    assert c.end_turn.color == "default"
+
+
 def test_a_trade_offer_shows_on_the_receivers_card_and_header_with_its_answer_at_hand() -> None:
     d = _dashboard(seats=(PERSON, PERSON), dice="1-2 1-1 3-4")
     m, g, c = d.model, d.model.game, d.controls

@@ -280,6 +280,8 @@ class ControlsView(Viewer):
         tries = g.rules.jail_tries_per_turn - g.prison_tries
         self._stake(self.roll, m.t("stakes.tries", tries=tries) if prisoner else None)
         assign(self.roll, color="default" if claims else "primary")
+        # once the roll is done, ending the turn is what comes next: it takes the primary colour Roll had
+        assign(self.end_turn, color="primary" if self.roll.disabled and not self.end_turn.disabled and not claims else "default")
         if claims:
             payer, amount = m.claim_amount(claims[0])
             self._stake(self.claim, m.t("stakes.claim", amount=g.money(amount), payer=g.players[payer].name))
