@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from laspoly import cli_args as T
-from laspoly.bots.basic import BasicBot
+from laspoly.bots.basic import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_game
 from laspoly.engine.events import RESULT_LINES, default_names
 from laspoly.engine.game import Game
@@ -55,7 +55,7 @@ def _result(game: Game, lang: str) -> str:
 def cmd_play(args: argparse.Namespace) -> int:
     game = _game_from_position(args) if args.start else _new_game(args)
     lang = args.lang or game.preset.lang
-    play_game(game, [BasicBot() for _ in game.players])
+    play_game(game, [make_bot(DEFAULT_BOT, seed=k) for k in range(len(game.players))])
     _print_log(game, lang, args.quiet)
     if args.save:
         save_game(game, args.save)

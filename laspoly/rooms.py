@@ -27,6 +27,7 @@ from laspoly.engine import actions as A
 from laspoly.engine.actions import action_from_dict
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
+from laspoly.predict import Guess
 from laspoly.record import replay
 from laspoly.store import Room, Seat, Store, StoreError, token
 from laspoly.table import PERSON, Refused, RoomSummary, check_seat, first_person, seat_bots
@@ -237,6 +238,14 @@ class RoomTable:
         if self.owner_key is None or room_id == self.room_id:
             return False
         return self.store.delete_room(room_id, self.owner_key)
+
+    def add_guess(self, guess: Guess) -> None:
+        """Store a guess beside its roll, for every device and the projector."""
+        self.store.add_guess(self.room_id, guess)
+
+    def guesses(self) -> list[Guess]:
+        """The room's guesses so far."""
+        return self.store.guesses(self.room_id)
 
     def create_class(self, name: str) -> NewClass:
         """A new class in this room's database; its teacher key is shown once."""

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from laspoly.errors import LaspolyError
+from laspoly.predict import Guess
 
 SCHEMA = [
     """CREATE TABLE IF NOT EXISTS rooms (
@@ -40,6 +41,9 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS classes (
         id TEXT PRIMARY KEY, created DOUBLE PRECISION NOT NULL, teacher_hash TEXT NOT NULL, name TEXT NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS class_rooms (room_id TEXT PRIMARY KEY, class_id TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS guesses (
+        room_id TEXT NOT NULL, idx INTEGER NOT NULL, player INTEGER NOT NULL, guess INTEGER NOT NULL,
+        total INTEGER NOT NULL, PRIMARY KEY (room_id, idx))""",
 ]
 
 
@@ -190,7 +194,7 @@ class Store:
         if not self.room(room_id).is_owner(owner_key):
             return False
         with self._tx() as cur:
-            for table in ("actions", "room_activity", "class_rooms"):
+            for table in ("actions", "room_activity", "class_rooms", "guesses"):
                 cur.execute(self._q(f"DELETE FROM {table} WHERE room_id = ?"), (room_id,))
             cur.execute(self._q("DELETE FROM rooms WHERE id = ?"), (room_id,))
         return True
@@ -232,6 +236,23 @@ class Store:
             cur.execute(self._q("SELECT at FROM room_activity WHERE room_id = ?"), (room_id,))
             row = cur.fetchone()
         return float(row[0]) if row else self.room(room_id).created
+
+    # -- guesses (predict, then roll)
+    def add_guess(self, room_id: str, guess: Guess) -> None:
+        """Keep a player's guess of a roll's total beside the roll (the action's index in the log); once per roll."""
+        try:
+            with self._tx() as cur:
+                cur.execute(self._q("INSERT INTO guesses (room_id, idx, player, guess, total) VALUES (?, ?, ?, ?, ?)"),
+                            (room_id, guess.index, guess.player, guess.guess, guess.total))
+        except Exception as exc:
+            if not self._is_conflict(exc):
+                raise
+
+    def guesses(self, room_id: str) -> list[Guess]:
+        """The room's guesses, in the order of the rolls."""
+        with self._tx(write=False) as cur:
+            cur.execute(self._q("SELECT idx, player, guess, total FROM guesses WHERE room_id = ? ORDER BY idx"), (room_id,))
+            return [Guess(int(r[0]), int(r[1]), int(r[2]), int(r[3])) for r in cur.fetchall()]
 
     # -- classes
     def create_class(self, code: str, name: str, teacher_key: str) -> ClassRecord | None:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from laspoly.bots.basic import TEMPERAMENTS, Bot, make_bot
+from laspoly.bots.basic import DEFAULT_OPPONENT, TEMPERAMENTS, Bot, make_bot
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
@@ -23,6 +23,7 @@ from laspoly.record import replay
 
 if TYPE_CHECKING:
     from laspoly.classes import NewClass
+    from laspoly.predict import Guess
 
 PERSON = "person"
 SEAT_CHOICES = (PERSON, *TEMPERAMENTS)
@@ -48,8 +49,8 @@ def check_seat(kind: str) -> str:
 
 
 def default_seats(players: int) -> list[str]:
-    """A person in the first seat and the basic bot in the others."""
-    return [PERSON] + ["basic"] * (players - 1)
+    """A person in the first seat and the table bot (:data:`DEFAULT_OPPONENT`) in the others."""
+    return [PERSON] + [DEFAULT_OPPONENT] * (players - 1)
 
 
 def first_person(seats: Sequence[str]) -> int | None:
@@ -130,6 +131,12 @@ class Table(Protocol):
     def create_class(self, name: str) -> NewClass:
         """A new class in this table's database, with its code and teacher key (:mod:`laspoly.classes`)."""
 
+    def add_guess(self, guess: Guess) -> None:
+        """Keep a guess of a roll's total (predict, then roll), where every screen of the game sees it."""
+
+    def guesses(self) -> list[Guess]:
+        """The game's guesses so far, in the order of the rolls."""
+
 
 def take_back(game: Game, is_person: Callable[[int], bool]) -> Game:
     """The game before the last decision of a person (and the bot moves after it)."""
@@ -148,6 +155,7 @@ class LocalTable:
 
     def __init__(self, game: Game, seats: Sequence[str] | None = None) -> None:
         self.game = game
+        self._guesses: list[Guess] = []
         self.seats = list(seats) if seats is not None and len(seats) == len(game.players) else default_seats(len(game.players))
         self.bots = seat_bots(self.seats, game.setup["seed"])
 
@@ -187,7 +195,7 @@ class LocalTable:
 
     def open(self, game: Game, seats: list[str], lang: str) -> str:
         """The new game replaces this one on the screen."""
-        self.game, self.seats = game, list(seats)
+        self.game, self.seats, self._guesses = game, list(seats), []
         self.bots = seat_bots(self.seats, game.setup["seed"])
         return ""
 
@@ -206,6 +214,14 @@ class LocalTable:
     def export_game(self, room_id: str) -> Game:
         """There are no stored games to export."""
         raise Refused("a game on one screen has no stored games", "refused.not_stored")
+
+    def add_guess(self, guess: Guess) -> None:
+        """Kept with the game on this screen."""
+        self._guesses = [g for g in self._guesses if g.index != guess.index] + [guess]
+
+    def guesses(self) -> list[Guess]:
+        """The guesses of the rolls still in the game (an undone roll takes its guess with it)."""
+        return [g for g in self._guesses if g.index < len(self.game.history)]
 
     def create_class(self, name: str) -> NewClass:
         """A class lives in the server's database: a game on one screen has none."""

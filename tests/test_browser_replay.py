@@ -26,3 +26,17 @@ def test_the_replay_slider_steps_back_through_the_game_in_english_and_spanish(se
     expect(page.get_by_text(f"Paso {total - 1} de {total}")).to_be_visible()
     page.get_by_role("button", name="▶").click()
     expect(page.get_by_text(f"Paso {total} de {total}")).to_be_visible()
+
+
+def test_predict_then_roll_asks_for_a_guess_and_scores_it_in_english_and_spanish(server: str, page: Page) -> None:
+    _open(page, server)
+    page.locator(".bk-panel-models-widgets-Switch, .bk-switch, [role='switch']").first.click()
+    expect(page.get_by_text("what total will you roll?", exact=False)).to_be_visible()
+    _button(page, "Roll").click()
+    expect(page.get_by_text("click your guess of the total (2 to 12) first", exact=False)).to_be_visible()
+    page.get_by_role("button", name="7", exact=True).click()
+    expect(page.get_by_text("Ana guesses 7. Now Roll.")).to_be_visible()
+    _button(page, "Roll").click()
+    expect(page.get_by_text(re.compile(r"Last roll: Ana guessed 7 and rolled \d+\."))).to_be_visible()
+    page.get_by_role("button", name="Español").click()
+    expect(page.get_by_text(re.compile(r"Última tirada: Ana apostó 7 y sacó \d+\."))).to_be_visible()

@@ -178,3 +178,9 @@ def test_a_name_left_empty_is_jugador_n_in_a_spanish_game_and_the_box_says_so() 
     setup.names[0].value = " "
     setup._start(None)
     assert [p.name for p in m.game.players] == ["Jugador 1", "Ben"] and m.lang == "es"
+
+
+def test_every_seat_a_person_can_choose_has_its_words() -> None:
+    from laspoly.table import SEAT_CHOICES
+
+    assert {f"seat.{kind}" for kind in SEAT_CHOICES} <= set(i18n.catalogue())

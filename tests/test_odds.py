@@ -89,6 +89,7 @@ def test_from_start_a_plain_field_is_the_two_dice_share() -> None:
     odds = live_odds(Game.from_position(PINNED["from Start"]), 0)
     assert show_probability(float(odds.roll[7])) == "1/6 = 16.7%"  # 7 is no card field: six ways of 36
     assert show_probability(float(odds.roll[8])) == "5/36 = 13.9%"
+    assert as_fraction(float(odds.roll[2])) == Fraction(1, 76)  # 1-1 onto an Action field whose card keeps you there
     assert odds.roll.sum() == pytest.approx(1) and odds.turn.sum() == pytest.approx(1) and odds.long_run.sum() == pytest.approx(1)
 
 

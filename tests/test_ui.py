@@ -15,6 +15,7 @@ from bokeh.document import Document
 from bokeh.document.events import ColumnDataChangedEvent
 from helpers import give, set_cash
 
+from laspoly.bots.basic import DEFAULT_OPPONENT
 from laspoly.engine import actions as A
 from laspoly.table import PERSON
 from laspoly.ui import app
@@ -205,8 +206,8 @@ def test_the_play_tab_is_filled_in_steps_the_turns_controls_first_then_the_board
     assert winner is d.winner.panel
     board, side = row.objects
     assert [p.object for p in board.select(pn.pane.Bokeh)] == [d.board.figure]
-    header, cards, turn, manage, card, log = side.objects
-    assert header is d.controls.header and cards is d.cards.pane
+    header, cards, turn, manage, guessing, card, log = side.objects
+    assert header is d.controls.header and cards is d.cards.pane and d.guessing.switch in guessing.select(pn.widgets.Switch)
     assert d.controls.autoplay in turn.select(pn.widgets.Toggle)
     assert d.controls.house in manage.select(pn.widgets.Button)
     assert d.card.pane in card.select(pn.pane.HTML) and d.log.pane in log.select(pn.pane.HTML)
@@ -335,7 +336,7 @@ def test_the_engines_player_limit_of_2_to_8_holds_in_the_dashboard_and_8_seats_r
     assert (d.setup.count.start, d.setup.count.end) == (2, 8)
     d.setup.count.value = 8
     d.setup.start.clicks += 1
-    assert len(m.game.players) == 8 and m.seats == [PERSON] + ["basic"] * 7
+    assert len(m.game.players) == 8 and m.seats == [PERSON] + [DEFAULT_OPPONENT] * 7
     d.tabs.active = 1  # "Players"
     badges = re.findall(r'<span style="color:(#\w+);font-size:1.2em" aria-hidden="true">(.)</span>', d.players.table.object)
     assert len(badges) == 8 and len(set(badges)) == 8  # every seat its own colour and shape

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from laspoly.analysis.stats import binomial_two_sided_p, goodness_of_fit, percentile, wilson
-from laspoly.bots.basic import make_bot
+from laspoly.bots.basic import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_bot_turns
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
@@ -43,7 +43,7 @@ class Spec:
 
     variant: str = "laspoly"
     rules: dict[str, Any] = field(default_factory=dict)
-    bots: tuple[str, ...] = ("basic", "basic", "basic", "basic")
+    bots: tuple[str, ...] = (DEFAULT_BOT,) * 4
     seed: int = 0
     max_turns: int | None = None
     rotate: bool = False
@@ -262,7 +262,7 @@ def simulate(variant: str = "laspoly", *, players: int = 4, games: int = 100, bo
              max_turns: int | None = None, seed: int = 0, rules: dict[str, Any] | None = None,
              workers: int = 1, dask: str | None = None, quiet: bool = True) -> SimulationResult:
     """Play ``games`` bot games and summarise them (wins by seat and bot, lengths, landings)."""
-    names = tuple(bots) if bots is not None else ("basic",) * players
+    names = tuple(bots) if bots is not None else (DEFAULT_BOT,) * players
     if len(names) != players:
         raise RuleOptionError(f"give one bot per player: {players} players but {len(names)} bots")
     for name in names:

@@ -20,7 +20,7 @@ from laspoly.engine.game import Player
 from laspoly.engine.invariants import CheckedGame, problems
 from laspoly.rules.presets import preset_names
 
-TEMPERAMENT_MIX = ("basic", "greedy", "cautious", "hotel", "factory", "trader", "random")
+TEMPERAMENT_MIX = ("basic", "greedy", "cautious", "hotel", "factory", "trader", "random", "dealer", "shark", "table")
 
 
 class _LeakySalary(CheckedGame):

@@ -257,7 +257,17 @@ TEMPERAMENTS: dict[str, str] = {
     "hotel": "builds houses and hotels, never factories, down to a 50 reserve",
     "factory": "builds factories, never houses or hotels, down to a 50 reserve",
     "trader": "offers 1.6x the price for the street that completes a colour group",
+    "dealer": "trades by the worth of its position (cash, properties, groups near completion, expected rent), bids up to it",
+    "shark": "a dealer that keeps a 50 reserve, counts rent over a longer horizon and leaves the other side less of a trade's gain",
+    "table": "a dealer with a person's pace and habits: thinks before each move, wants a clear gain, makes one fair offer a turn",
+    "hotelier": "a dealer that builds houses and hotels, never factories, down to a 50 reserve",
+    "industrialist": "a dealer that builds factories, never houses or hotels, down to a 50 reserve",
 }
+
+#: The bot that plays a seat nobody chose: simulations, ``laspoly play``, the runner.
+DEFAULT_BOT = "dealer"
+#: The dashboard's default opponent.
+DEFAULT_OPPONENT = "table"
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
@@ -270,9 +280,28 @@ def make_bot(name: str, seed: int = 0) -> Bot:
         "hotel": lambda: BasicBot(reserve=50, prefer="houses"),
         "factory": lambda: BasicBot(reserve=50, prefer="factories"),
         "trader": lambda: BasicBot(reserve=150, trade=True),
+        "dealer": lambda: _trading("dealer"),
+        "shark": lambda: _trading("shark"),
+        "table": lambda: _trading("table"),
+        "hotelier": lambda: _trading("hotelier"),
+        "industrialist": lambda: _trading("industrialist"),
     }
     if name not in makers:
         raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(makers)}")
     bot = makers[name]()
     bot.name = name
     return bot
+
+
+def _trading(name: str) -> Bot:
+    """A trading temperament (imported on first use: the trading bot weighs trades with the exact chain)."""
+    from laspoly.bots.trader import TradingBot
+    from laspoly.bots.valuation import Appraiser
+
+    if name == "shark":
+        return TradingBot(reserve=50, appraiser=Appraiser(horizon=16, reserve=50), share=0.25)
+    if name == "table":
+        return TradingBot(reserve=200, jail="leave", accept_above=40, offers_per_turn=1, share=0.5, think_seconds=1.2)
+    if name in ("hotelier", "industrialist"):
+        return TradingBot(reserve=50, prefer="houses" if name == "hotelier" else "factories")
+    return TradingBot()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from laspoly.bots.basic import BasicBot, Bot
+from laspoly.bots.basic import DEFAULT_BOT, Bot, make_bot
 from laspoly.engine import actions as A
 from laspoly.engine.game import OVER, Game
 from laspoly.engine.observation import Observation
@@ -64,8 +64,8 @@ def _claim_for_bots(game: Game, seen: Observation, bots: Sequence[Bot | None], p
 
 
 def play_game(game: Game, bots: Sequence[Bot] | None = None, *, validate: bool = False) -> Game:
-    """Play ``game`` to the end with one bot per seat (default: :class:`BasicBot` everywhere)."""
-    seats: Sequence[Bot] = bots if bots is not None else [BasicBot() for _ in game.players]
+    """Play ``game`` to the end with one bot per seat (default: the :data:`DEFAULT_BOT` temperament everywhere)."""
+    seats: Sequence[Bot] = bots if bots is not None else [make_bot(DEFAULT_BOT, seed=k) for k in range(len(game.players))]
     if len(seats) != len(game.players):
         raise ValueError("give one bot per player")
     play_bot_turns(game, seats, validate=validate)

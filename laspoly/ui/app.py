@@ -26,6 +26,7 @@ from laspoly.ui.board import BoardFigure
 from laspoly.ui.common import BUTTON_CSS, LANGUAGES, TabView, esc
 from laspoly.ui.controls import ControlsView
 from laspoly.ui.demonstrations import DemonstrationsView
+from laspoly.ui.guessing import GuessView
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import InviteView, MyGamesView
 from laspoly.ui.model import GameModel
@@ -85,6 +86,7 @@ class Dashboard(Viewer):
         self.log = LogView(model=m)
         self.cards = PlayerCardsView(model=m)
         self.winner = WinnerView(model=m)
+        self.guessing = GuessView(model=m)
         m.param.watch(self._select_on_board, "selected_field")
         self.lang = pn.widgets.RadioButtonGroup(options=LANGUAGES, value=m.lang, width=200, stylesheets=[BUTTON_CSS])
         self.lang.param.watch(self._switch_language, "value")
@@ -178,7 +180,7 @@ class Dashboard(Viewer):
             lambda: row.insert(0, pn.Column(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width"), styles=BOARD_STYLES,
                                                stylesheets=[BOARD_UPRIGHT_CSS])),
             lambda: side.append(self.controls.manage_controls()),
-            lambda: side.extend([self.card, self.log]),
+            lambda: side.extend([self.guessing, self.card, self.log]),
         ]
 
         def run(index: int = 0) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 
 import param
 
-from laspoly.bots.basic import BasicBot
+from laspoly.bots.basic import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import play_bot_turns
 from laspoly.classes import NewClass
 from laspoly.csv_export import write_csv
@@ -33,6 +33,7 @@ from laspoly.engine.game import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Game, ch
 from laspoly.engine.positions import position_of
 from laspoly.errors import LaspolyError, SetupError
 from laspoly.positions import load_demonstration
+from laspoly.predict import Guess
 from laspoly.record import game_from_json, game_to_dict, new_game_from_setup
 from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
@@ -98,6 +99,8 @@ class GameModel(param.Parameterized):
     pending_confirm = param.Parameter(default=None, doc="An action that would leave cash at zero, awaiting confirmation (L19).")
     deadline = param.Number(default=None, allow_None=True, doc="Epoch seconds at which a class-period game stops (L20).")
     navigate = param.String(default="", doc="A query string the page should move to (a game opened in a new room).")
+    predict = param.Boolean(default=False, doc="Predict, then roll: a person types a guess of the total before each roll.")
+    guess = param.Integer(default=None, allow_None=True, bounds=(2, 12), doc="The guess typed for the next roll of a person.")
 
     def __init__(self, game: Game | None = None, seats: Sequence[str] | None = None, *, table: Table | None = None,
                  **params: Any) -> None:
@@ -258,18 +261,34 @@ class GameModel(param.Parameterized):
         if reason is not None:
             return self._say(self.t("msg.cannot", name=self.game.players[action.player].name, action=self.describe(action),
                                     reason=self.explain(reason)))
+        if self.predict and isinstance(action, A.Roll) and self.guess is None:
+            return self._say(tr("predict.first", self.lang, name=self.game.players[action.player].name))
         if not confirmed and self._hits_zero(action):
             self.pending_confirm = action
             what = self.describe(action)
             return self._say(self.t("msg.confirm_zero", action=what[:1].upper() + what[1:], name=self.game.players[action.player].name))
         self.pending_confirm = None
         self.message = ""
+        index, seen = len(self.game.history), len(self.game.log)
         if not self._commit(action):
             self.message = MOVED_ON
             self._changed()
             return False
+        if self.predict and isinstance(action, A.Roll) and self.guess is not None:
+            self._keep_guess(index, action.player, self.guess, seen)
         self._changed()
         return True
+
+    def _keep_guess(self, index: int, player: int, guess: int, seen: int) -> None:
+        """Put the guess beside the roll it was made for, with the total that came."""
+        rolled = next((e for e in self.game.log[seen:] if isinstance(e, E.Rolled)), None)
+        if rolled is not None:
+            self.table.add_guess(Guess(index, player, guess, rolled.d1 + rolled.d2))
+        self.guess = None
+
+    def guesses(self) -> list[Guess]:
+        """Every guess kept in this game (on every screen of a room), in the order of the rolls."""
+        return self.table.guesses()
 
     def confirm(self) -> bool:
         """Carry out the action that waited for confirmation."""
@@ -323,7 +342,7 @@ class GameModel(param.Parameterized):
             return int(self._say(self.refusal(exc)))
         game, turn = self.game, self.game.turns
         budget = max_actions if max_actions is not None else 1_000_000 if to_end else 10_000
-        stand_in = BasicBot()
+        stand_in = make_bot(DEFAULT_BOT)
         bots = [bot or stand_in for bot in self.table.bots] if to_end else self.table.bots
         done = play_bot_turns(game, bots, max_actions=budget, commit=self._commit,
                               until=lambda g: self._time_is_up() or (not to_end and g.turns != turn))

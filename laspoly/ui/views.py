@@ -16,6 +16,7 @@ import panel as pn
 import param
 from panel.viewable import Viewer
 
+from laspoly.bots.basic import DEFAULT_OPPONENT
 from laspoly.engine.events import default_names
 from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from laspoly.record import MAX_SAVE_BYTES
@@ -198,7 +199,7 @@ class SetupView(Viewer):
         self.count = pn.widgets.IntSlider(start=MIN_PLAYERS, end=MAX_PLAYERS, value=3, width=220, stylesheets=[FOCUS_CSS])
         self.names = [pn.widgets.TextInput(value=name, max_length=40, width=220, stylesheets=[FOCUS_CSS])
                       for name in DEFAULT_NAMES[:MAX_PLAYERS]]
-        self.seat_kinds = [pn.widgets.Select(options=seat_options(m), value=PERSON if i == 0 else "basic", width=160, stylesheets=[FOCUS_CSS])
+        self.seat_kinds = [pn.widgets.Select(options=seat_options(m), value=PERSON if i == 0 else DEFAULT_OPPONENT, width=160, stylesheets=[FOCUS_CSS])
                            for i in range(MAX_PLAYERS)]
         self.seed = pn.widgets.IntInput(value=new_seed(), start=0, width=140, stylesheets=[FOCUS_CSS])  # random; the cards show it for a replay
         self.dice = pn.widgets.TextInput(width=300, stylesheets=[FOCUS_CSS])

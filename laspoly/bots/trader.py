@@ -1,0 +1,184 @@
+"""A bot that trades: it proposes, accepts and declines multi-asset offers, and bids, by the worth of its position.
+
+:class:`TradingBot` buys, builds and raises money as :class:`~laspoly.bots.basic.BasicBot`
+does, and weighs every trade and bid with an :class:`~laspoly.bots.valuation.Appraiser`:
+
+* it accepts an offer only when the offer raises its worth (L16: on its own turn, the
+  first thing it does, whoever proposed it, a person or a bot);
+* before it rolls it looks for the trade that completes one of its colour groups, with the
+  missing streets held by one rival: for cash, for the streets that complete a group of the
+  rival's (a swap), or for a street of a group it cannot complete.  Where the missing streets
+  are split among rivals it offers cash for one rival's part, a step towards the group.  It prices the rival's
+  side with its own appraiser and offers cash that leaves the rival ``share`` of the joint
+  gain, and proposes only a trade that raises its own worth;
+* it never loops: at most ``offers_per_turn`` offers a turn, one pending offer per rival, and
+  an offer that was refused is not made again for ``patience`` rounds, nor ever on the same terms;
+* in an auction it bids up to what the field adds to its worth.
+
+The search runs only when the owners changed since the last fruitless one, or after a wait that
+doubles while nothing changes, so a game of trading bots costs little more than one of basic bots.
+"""
+
+from __future__ import annotations
+
+from laspoly.bots.basic import BasicBot
+from laspoly.bots.valuation import Appraiser
+from laspoly.engine import actions as A
+from laspoly.engine.observation import Observation
+from laspoly.engine.state import TradeOffer
+
+#: What a Get-Out-of-Prison card is worth in a trade.
+CARD_WORTH = 50
+#: A search that found nothing is repeated after this many rounds even when no owner changed (cash did),
+#: and the wait doubles with every fruitless search in a row, up to ``SEARCH_AT_MOST`` rounds.
+SEARCH_EVERY = 3
+SEARCH_AT_MOST = 48
+
+OfferKey = tuple[int, tuple[int, ...], tuple[int, ...]]  # (to, give, take)
+
+
+class TradingBot(BasicBot):
+    """BasicBot's play, with trades and bids weighed by the worth of its position.
+
+    * ``appraiser``: how it prices a position (default: horizon 12 rounds, reserve as the bot's);
+    * ``share``: the share of a trade's joint gain it leaves to the other side when it proposes;
+    * ``accept_above``: the least gain in worth for which it accepts an offer (0: any gain);
+    * ``offers_per_turn``, ``patience``: at most so many offers a turn; a refused offer waits so many rounds;
+    * ``think_seconds``: how long a table should let it seem to think before each decision (a person's pace).
+    """
+
+    name = "dealer"
+
+    def __init__(self, reserve: int = 150, prefer: str = "houses", *, jail: str = "auto", appraiser: Appraiser | None = None,
+                 share: float = 0.4, accept_above: float = 0.0, offers_per_turn: int = 2, patience: int = 5,
+                 think_seconds: float = 0.0) -> None:
+        super().__init__(reserve, prefer, jail=jail)
+        if not 0.0 <= share <= 1.0:
+            raise ValueError("share must be between 0 and 1")
+        self.appraiser = appraiser or Appraiser(reserve=reserve)
+        self.share = share
+        self.accept_above = accept_above
+        self.offers_per_turn = offers_per_turn
+        self.patience = patience
+        self.think_seconds = think_seconds
+        self.refused: dict[OfferKey, tuple[int, int]] = {}  # offer -> (round refused, its cash)
+        self._pending: dict[OfferKey, int] = {}  # my offers awaiting an answer, with their cash
+        self._this_turn: tuple[int, int] = (-1, 0)  # (game turn, offers made in it)
+        self._fruitless: tuple[int, int, int] = (-1, -99, 0)  # (owner version, round, rounds to wait) after a search that found nothing
+        self._bid_limit: tuple[int, int, float] = (-1, -1, 0.0)  # (field, owner version, highest bid)
+
+    def _turn(self, game: Observation, me: int) -> A.Action:
+        if self._pending:
+            self._note_answers(game, me)
+        if game.offers:
+            for o in game.offers.values():
+                if o.receiver == me:
+                    return A.AcceptTrade(me, o.id) if self.accepts(game, me, o) else A.DeclineTrade(me, o.id)
+        if game.rolls_due and not game.prison_tries:
+            offer = self._propose(game, me)
+            if offer is not None:
+                return offer
+        return super()._turn(game, me)
+
+    # -- answering
+    def accepts(self, game: Observation, me: int, o: TradeOffer) -> bool:
+        """Whether the offer raises this bot's worth by more than ``accept_above`` (and is still legal)."""
+        gain = self.appraiser.gain(game, me, o.proposer, o.receiver, o.give, o.take, o.cash)
+        gain += CARD_WORTH * (o.give_cards - o.take_cards)
+        return gain > self.accept_above and game.why_illegal(A.AcceptTrade(me, o.id)) is None
+
+    def _note_answers(self, game: Observation, me: int) -> None:
+        """Remember which of this bot's offers were refused (gone, and the streets did not come)."""
+        open_ = {(o.receiver, o.give, o.take) for o in game.offers.values() if o.proposer == me}
+        for key in [key for key in self._pending if key not in open_]:
+            cash = self._pending.pop(key)
+            if not all(game.owner[j] == me for j in key[2]):
+                self.refused[key] = (game.round, cash)
+
+    # -- proposing
+    def _propose(self, game: Observation, me: int) -> A.Action | None:
+        """The best trade that completes a group of this bot's, if one raises its worth and was not just refused."""
+        turn, made = self._this_turn
+        if turn != game.turns:
+            turn, made = game.turns, 0
+        if made >= self.offers_per_turn:
+            return None
+        version, last, wait = self._fruitless
+        if version == game.owner_version and game.round - last < wait:
+            return None
+        best: tuple[float, A.ProposeTrade, OfferKey] | None = None
+        for to, give, take in self._candidates(game, me):
+            offer = self._priced(game, me, to, give, take)
+            if offer is None:
+                continue
+            key = (to, give, take)
+            refused = self.refused.get(key)
+            if refused is not None and (game.round - refused[0] < self.patience or offer.cash == refused[1]):
+                continue
+            gain = self.appraiser.gain(game, me, me, to, give, take, offer.cash)
+            if best is None or gain > best[0]:
+                best = (gain, offer, key)
+        if best is None or game.why_illegal(best[1]) is not None:
+            wait = min(2 * wait, SEARCH_AT_MOST) if version == game.owner_version else SEARCH_EVERY
+            self._fruitless = (game.owner_version, game.round, wait)
+            return None
+        self._this_turn = (turn, made + 1)
+        self._pending[best[2]] = best[1].cash
+        return best[1]
+
+    def _candidates(self, game: Observation, me: int) -> list[OfferKey]:
+        """(rival, give, take) offers towards each group this bot holds part of and rivals hold the rest of."""
+        owner = game.owner
+        waiting = {o.receiver for o in game.offers.values() if o.proposer == me}
+        mine_spare = [j for g in game.board_groups if any(owner[k] not in (me, -1) for k in g)
+                      for j in g if owner[j] == me and not game.level[j] and not game.factory[j]]
+        out: list[OfferKey] = []
+        for group in game.board_groups:
+            missing = tuple(j for j in group if owner[j] != me)
+            if not missing or len(missing) == len(group) or -1 in map(owner.__getitem__, missing):
+                continue
+            holders = {owner[j] for j in missing}
+            if len(holders) > 1:  # a group split among rivals: buy one rival's part for cash, a step closer
+                out += [(r, (), tuple(j for j in missing if owner[j] == r)) for r in holders
+                        if r not in waiting and game.players[r].active]
+                continue
+            rival, take = holders.pop(), missing
+            if rival in waiting or not game.players[rival].active:
+                continue
+            gives: list[tuple[int, ...]] = [()]
+            for other in game.board_groups:  # a swap: the streets that complete a group of the rival's
+                rest = tuple(j for j in other if owner[j] != rival)
+                if other is not group and rest and len(rest) < len(other) and all(owner[j] == me for j in rest):
+                    gives.append(rest)
+            gives += [(j,) for j in mine_spare if j not in take and j not in group]
+            out += [(rival, give, take) for give in gives]
+        return out
+
+    def _priced(self, game: Observation, me: int, to: int, give: tuple[int, ...], take: tuple[int, ...]) -> A.ProposeTrade | None:
+        """The offer with the cash that leaves the rival ``share`` of the joint gain, or None if there is no gain to share."""
+        appraise = self.appraiser.gain
+        mine = appraise(game, me, me, to, give, take, 0)
+        theirs = appraise(game, to, me, to, give, take, 0)
+        if mine + theirs <= 0:
+            return None
+        cash = int(self.share * (mine + theirs) - theirs)
+        cash = -((-cash) // 10) * 10  # round up to 10, in the rival's favour
+        cash = min(cash, game.players[me].cash - self.reserve) if cash > 0 else max(cash, -game.players[to].cash)
+        if appraise(game, me, me, to, give, take, cash) <= 0 or appraise(game, to, me, to, give, take, cash) <= 0:
+            return None
+        return A.ProposeTrade(me, to, give, take, cash)
+
+    # -- auctions
+    def _bid(self, game: Observation, me: int) -> A.Action:
+        au = game.auction
+        assert au is not None
+        field, seen, limit = self._bid_limit
+        if field != au.field or seen != game.owner_version:
+            owner = list(game.owner)
+            owner[au.field] = me
+            limit = self.appraiser.worth(game, me, owner) - self.appraiser.worth(game, me)
+            self._bid_limit = (au.field, game.owner_version, limit)
+        bid = au.high + max(10, game.fields[au.field].price // 10)
+        if bid <= limit and game.players[me].cash - bid > self.reserve:
+            return A.PlaceBid(me, bid)
+        return A.PassAuction(me)

@@ -1,0 +1,99 @@
+"""Predict, then roll, on the Play tab: the guess before each roll, the scores, and the law of large numbers live.
+
+With the switch on, a person's "Roll" waits for a guess of the total (one click
+on 2 to 12).  The guess is kept beside its roll (:mod:`laspoly.predict`), in the
+room's database when the game is shared, so every screen shows the same scores.
+Below: every player's right guesses, the table's totals against two dice, and
+the distance between them after each roll, which shrinks as the rolls add up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import panel as pn
+import param
+from bokeh.models import ColumnDataSource
+from bokeh.plotting import figure
+from panel.viewable import Viewer
+
+from laspoly.engine import events as E
+from laspoly.predict import TWO_DICE, running_distance, scores
+from laspoly.ui.common import BUTTON_CSS, esc, player_badge
+from laspoly.ui.i18n import tr
+from laspoly.ui.model import GameModel
+
+TOTALS = [str(t) for t in range(2, 13)]
+
+
+class GuessView(Viewer):
+    """The switch, the guess buttons, the scores and the two charts of predict-then-roll."""
+
+    model = param.ClassSelector(class_=GameModel)
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        m = self.model
+        self.switch = pn.widgets.Switch(value=m.predict, width=50)
+        self.switch_label = pn.pane.HTML(margin=(8, 4))
+        self.prompt = pn.pane.HTML(sizing_mode="stretch_width", min_height=24)
+        self.choices = pn.widgets.RadioButtonGroup(options=TOTALS, value=None, color="light", stylesheets=[BUTTON_CSS],
+                                                   sizing_mode="stretch_width")
+        self.table = pn.pane.HTML(sizing_mode="stretch_width")
+        self.totals = ColumnDataSource({"total": list(range(2, 13)), "share": [0.0] * 11, "exact": list(TWO_DICE)})
+        self.totals_fig = figure(height=180, sizing_mode="stretch_width", toolbar_location=None)
+        self.totals_fig.vbar("total", top="share", width=0.8, source=self.totals, fill_color="#56B4E9")
+        self.totals_fig.line("total", "exact", source=self.totals, line_color="#D55E00", line_width=3)
+        self.gap = ColumnDataSource({"rolls": [], "distance": []})
+        self.gap_fig = figure(height=160, sizing_mode="stretch_width", toolbar_location=None, y_range=(0, 1))
+        self.gap_fig.line("rolls", "distance", source=self.gap, line_color="#009E73", line_width=2)
+        self.body = pn.Column(self.prompt, self.choices, self.table, pn.pane.Bokeh(self.totals_fig, sizing_mode="stretch_width"),
+                              pn.pane.Bokeh(self.gap_fig, sizing_mode="stretch_width"), sizing_mode="stretch_width")
+        self.switch.param.watch(lambda e: setattr(m, "predict", e.new), "value")
+        self.choices.param.watch(self._chose, "value")
+        m.param.watch(lambda *_: self.refresh(), ["version", "lang", "predict", "guess"])
+        self.refresh()
+
+    def _chose(self, event: Any) -> None:
+        if event.new is not None:
+            self.model.guess = int(event.new)
+
+    def refresh(self) -> None:
+        """Show the prompt, the scores and the charts as the game stands."""
+        m, lang = self.model, self.model.lang
+        g = m.game
+        self.switch.value = m.predict
+        self.switch_label.object = f"<b>{esc(tr('predict.switch', lang))}</b>"
+        self.body.visible = m.predict
+        if not m.predict:
+            return
+        who = g.current
+        if m.guess is None and self.choices.value is not None:
+            self.choices.value = None
+        if m.is_person(who) and not g.is_over:
+            key = "predict.locked" if m.guess is not None else "predict.ask"
+            self.prompt.object = f"<p style='font-size:1.15em;margin:2px 0'>{esc(tr(key, lang, name=g.players[who].name, guess=m.guess))}</p>"
+        else:
+            self.prompt.object = f"<p style='margin:2px 0'>{esc(tr('predict.wait', lang))}</p>"
+        self.choices.disabled = not m.is_person(who) or g.is_over
+        guesses = m.guesses()
+        rows = "".join(f"<tr><td>{player_badge(m, i)}</td><td style='text-align:right'>{right}</td><td style='text-align:right'>{made}</td></tr>"
+                       for i, (right, made) in enumerate(scores(guesses, len(g.players))))
+        last = ""
+        if guesses:
+            x = guesses[-1]
+            last = f"<p style='margin:2px 0'>{esc(tr('predict.last', lang, name=g.players[x.player].name, guess=x.guess, total=x.total))}</p>"
+        self.table.object = (f"{last}<table class='lp-players'><tr><th>{esc(tr('predict.player', lang))}</th>"
+                             f"<th>{esc(tr('predict.right', lang))}</th><th>{esc(tr('predict.made', lang))}</th></tr>{rows}</table>")
+        totals = [e.d1 + e.d2 for e in g.log if isinstance(e, E.Rolled)]
+        counts = [totals.count(t) for t in range(2, 13)]
+        n = len(totals)
+        self.totals.data = {"total": list(range(2, 13)), "share": [c / n if n else 0.0 for c in counts], "exact": list(TWO_DICE)}
+        distance = running_distance(totals)
+        self.gap.data = {"rolls": list(range(1, n + 1)), "distance": distance}
+        self.totals_fig.title.text = tr("predict.totals_chart", lang, n=n)
+        self.gap_fig.title.text = tr("predict.distance_chart", lang)
+        self.gap_fig.xaxis.axis_label, self.gap_fig.yaxis.axis_label = tr("predict.rolls", lang), tr("predict.distance", lang)
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return pn.Column(pn.Row(self.switch, self.switch_label), self.body, sizing_mode="stretch_width")

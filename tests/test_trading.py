@@ -1,0 +1,210 @@
+"""Trading bots: they complete groups by trade, accept only what raises their worth, never loop, and finish games."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from helpers import ANA, BEN, CY, give, new_game
+
+from laspoly import Game
+from laspoly.analysis.simulate import simulate, tournament
+from laspoly.analysis.trades import trade_outcomes
+from laspoly.bots.basic import DEFAULT_BOT, DEFAULT_OPPONENT, BasicBot, make_bot
+from laspoly.bots.runner import play_bot_turns, play_game
+from laspoly.bots.trader import TradingBot
+from laspoly.bots.valuation import Appraiser
+from laspoly.engine import actions as A
+from laspoly.engine import events as E
+from laspoly.engine.observation import Observation
+
+TRADING = ("dealer", "shark", "table")
+
+
+def _fremont_and_gulch_split(players: int = 3) -> Game:
+    """Ana holds Fremont Street and Ben Glitter Gulch: each holds half of the first colour group."""
+    g = new_game(None, players=players)
+    give(g, ANA, "Fremont Street")
+    give(g, BEN, "Glitter Gulch")
+    return g
+
+
+def test_a_trading_bot_completes_a_group_through_a_trade() -> None:
+    g = _fremont_and_gulch_split()
+    bots = [make_bot("dealer"), make_bot("dealer"), make_bot("basic")]
+    offer = bots[ANA].choose(g.observe())
+    assert isinstance(offer, A.ProposeTrade) and offer.to == BEN and offer.take == (3,) and offer.cash > 0
+    g.apply(offer)
+    play_bot_turns(g, bots, until=lambda game: game.current == ANA and game.turns > 1)
+    assert any(isinstance(e, E.TradeAccepted) for e in g.log)
+    assert g.owns_group(ANA, 1)
+
+
+class _Auditor(TradingBot):
+    """A dealer that records the gain in worth of every offer it accepts."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.accepted: list[float] = []
+
+    def choose(self, game: Observation) -> A.Action:
+        action = super().choose(game)
+        if isinstance(action, A.AcceptTrade):
+            o = game.offers[action.offer]
+            self.accepted.append(self.appraiser.gain(game, action.player, o.proposer, o.receiver, o.give, o.take, o.cash))
+        return action
+
+
+@pytest.mark.parametrize("preset", ["laspoly", "sculptprice", "classic", "standard"])
+def test_no_trading_bot_accepts_a_trade_that_lowers_its_worth(preset: str) -> None:
+    accepted: list[float] = []
+    for seed in range(6):
+        bots = [_Auditor() for _ in range(3)] + [make_bot("shark")]
+        play_game(Game(4, preset=preset, seed=seed, max_rounds=400), bots, validate=True)
+        accepted += [gain for bot in bots[:3] for gain in bot.accepted]  # type: ignore[attr-defined]
+    assert accepted and min(accepted) > 0
+
+
+@pytest.mark.parametrize("name", TRADING)
+def test_a_trading_bot_answers_a_persons_offer_on_its_own_turn_by_its_worth(name: str) -> None:
+    for give_, take, cash, accepted in (((), (3,), 10, False), ((1,), (), 0, True)):
+        g = _fremont_and_gulch_split()
+        g.apply(A.ProposeTrade(ANA, BEN, give_, take, cash))  # Ana, a person, offers
+        bot = make_bot(name)
+        assert isinstance(bot, TradingBot)
+        play_bot_turns(g, [make_bot("basic"), None, make_bot("basic")], until=lambda game: game.current == BEN)
+        assert g.current == BEN and g.offers  # L16: the offer waits for Ben's own turn
+        gain = bot.appraiser.gain(g.observe(), BEN, ANA, BEN, give_, take, cash)
+        choice = bot.choose(g.observe())
+        assert isinstance(choice, A.AcceptTrade if accepted else A.DeclineTrade)
+        assert (gain > 0) == accepted
+
+
+class _Refuser(BasicBot):
+    """Declines every offer (and never offers)."""
+
+    def _turn(self, game: Observation, me: int) -> A.Action:
+        for o in game.offers.values():
+            if o.receiver == me:
+                return A.DeclineTrade(me, o.id)
+        return super()._turn(game, me)
+
+
+def test_a_refused_offer_is_not_repeated_at_once() -> None:
+    g = _fremont_and_gulch_split()
+    dealer = make_bot("dealer")
+    assert isinstance(dealer, TradingBot)
+    offers: list[tuple[int, A.ProposeTrade]] = []
+
+    def commit(action: A.Action) -> None:
+        if isinstance(action, A.ProposeTrade):
+            offers.append((g.round, action))
+        g.apply(action)
+
+    play_bot_turns(g, [dealer, _Refuser(), make_bot("basic")], commit=commit, until=lambda game: game.round > 30)
+    assert offers, "the dealer never offered"
+    assert all(a.player == ANA for _, a in offers)
+    for (r1, a1), (r2, a2) in itertools.pairwise(offers):
+        assert a1 != a2, f"the refused offer {a1} was made again in round {r2}"
+        if (a1.to, a1.give, a1.take) == (a2.to, a2.give, a2.take):
+            assert r2 - r1 >= dealer.patience
+    assert dealer.refused
+
+
+def test_offers_per_turn_are_limited() -> None:
+    g = _fremont_and_gulch_split(players=4)
+    give(g, ANA, "Boulder Highway", "Red Rock Road")
+    give(g, CY, "Mojave Drive")  # a second group Ana lacks one street of: more to offer for
+    bot = make_bot("dealer")
+    assert isinstance(bot, TradingBot)
+    made = 0
+    while made <= bot.offers_per_turn:
+        action = bot.choose(g.observe())
+        if not isinstance(action, A.ProposeTrade):
+            break
+        g.apply(action)
+        made += 1
+    assert made <= bot.offers_per_turn
+
+
+@pytest.mark.parametrize("preset", ["laspoly", "sculptprice", "classic", "standard"])
+def test_a_game_of_trading_bots_ends_on_every_preset(preset: str) -> None:
+    for seed in range(3):
+        g = play_game(Game(4, preset=preset, seed=seed, max_rounds=1000, keep_history=False),
+                      [make_bot(name, seed=seed) for name in (*TRADING, DEFAULT_BOT)])
+        assert g.end_reason != "net_worth", f"{preset} seed {seed} reached the cap"
+        assert any(isinstance(e, E.TradeAccepted) for e in g.log)
+
+
+def test_a_trading_temperament_is_significantly_stronger_than_the_plain_bot() -> None:
+    """One dealer among three basic bots wins significantly more than its share, by the exact binomial test of the tournament."""
+    result = tournament(["dealer", "basic", "basic", "basic"], games=120, seed=3).as_dict()  # seats rotate
+    against_basic = {p["a"]: p["p_value"] for p in result["pairs"] if p["b"] == "basic"}
+    rates = {row["bot"]: row["win_rate"] for row in result["bots"]}
+    assert any(p < 0.05 and rates[name] > rates["basic"] for name, p in against_basic.items()), (rates, against_basic)
+
+
+def test_the_defaults_are_trading_bots_and_the_table_bot_paces_like_a_person() -> None:
+    assert isinstance(make_bot(DEFAULT_BOT), TradingBot)
+    table = make_bot(DEFAULT_OPPONENT)
+    assert isinstance(table, TradingBot) and table.think_seconds > 0
+    assert make_bot(DEFAULT_BOT).think_seconds == 0  # type: ignore[attr-defined]
+
+
+def test_the_worth_counts_a_complete_group_above_its_halves() -> None:
+    g = _fremont_and_gulch_split()
+    appraiser = Appraiser()
+    seen = g.observe()
+    assert appraiser.gain(seen, ANA, ANA, BEN, (), (3,), 0) > g.fields[3].price
+    assert appraiser.gain(seen, BEN, ANA, BEN, (), (3,), 0) < 0
+
+
+def test_the_gain_of_a_trade_is_the_difference_of_the_worths_before_and_after() -> None:
+    g2 = Game(4, preset="classic", seed=5, max_rounds=40)
+    play_bot_turns(g2, [make_bot("basic") for _ in range(4)], until=lambda game: game.round > 25)
+    seen, appraiser = g2.observe(), Appraiser()
+    a, b = 0, 1
+    give_, take = tuple(g2.owned_by(a)[:2]), tuple(g2.owned_by(b)[:1])
+    owner = list(g2.owner)
+    for j in give_:
+        owner[j] = b
+    for j in take:
+        owner[j] = a
+    cash = [p.cash for p in g2.players]
+    cash[a] -= 40
+    cash[b] += 40
+    for who in (a, b, 2):
+        expected = appraiser.worth(seen, who, owner, cash) - appraiser.worth(seen, who)
+        assert appraiser.gain(seen, who, a, b, give_, take, 40) == pytest.approx(expected)
+
+
+def test_a_trading_bot_bids_in_an_auction_up_to_what_the_field_adds_to_its_worth() -> None:
+    bids = 0
+    for seed in range(2):
+        g = Game(3, preset="classic", seed=seed, max_rounds=50)
+        dealer = make_bot("dealer")
+        assert isinstance(dealer, TradingBot)
+
+        def commit(action: A.Action, g: Game = g, dealer: TradingBot = dealer) -> None:
+            nonlocal bids
+            if isinstance(action, A.PlaceBid) and action.player == 0:
+                au = g.auction
+                assert au is not None
+                owner = list(g.owner)
+                owner[au.field] = 0
+                seen = g.observe()
+                assert action.amount <= dealer.appraiser.worth(seen, 0, owner) - dealer.appraiser.worth(seen, 0)
+                bids += 1
+            g.apply(action)
+
+        play_bot_turns(g, [dealer, make_bot("basic"), make_bot("cautious")], commit=commit)
+    assert bids > 0
+
+
+def test_trade_outcomes_replay_the_simulated_games_and_name_who_completed_a_group_by_trade() -> None:
+    outcomes = trade_outcomes("classic", 3, seed=4)
+    records = simulate("classic", games=3, seed=4).records
+    assert [(o.winner, o.rounds, o.capped) for o in outcomes] == [(r.winner, r.rounds, r.capped) for r in records]
+    assert all(o.trades > 0 for o in outcomes) and any(o.won_by_trade for o in outcomes)
+    for o in outcomes:
+        assert o.won_by_trade == (o.winner in o.completed_by_trade)
