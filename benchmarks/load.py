@@ -165,7 +165,8 @@ class LightClient(threading.Thread):
         status = next((m for m in doc.models if type(m).__name__ == "HTML" and TURN.search(str(m.text))), None)
         slider = next((m for m in doc.select({"type": Slider}) if m.title == "Turns per second"), None)
         toggle = next((m for m in doc.select({"type": Toggle}) if m.label == "Autoplay"), None)
-        if self.built.is_set() or status is None or slider is None or toggle is None:
+        # a spectator's page is the projector's view: its status line is all there is to wait for
+        if self.built.is_set() or status is None or (self.drive and (slider is None or toggle is None)):
             return
         self.built.set()
         self._seen(str(status.text))
@@ -188,7 +189,7 @@ class LightClient(threading.Thread):
 
 
 class BrowserClient:
-    """A real Chromium page on the dashboard: a seat clicks its way to autoplay; a spectator watches."""
+    """A real Chromium page on the dashboard: a seat clicks its way to autoplay; a spectator watches the projector's view."""
 
     def __init__(self, browser: Any, url: str, query: str, drive: bool, speed: float) -> None:
         self.errors: list[str] = []
@@ -200,8 +201,10 @@ class BrowserClient:
         try:
             self.page.goto(url + query, timeout=120_000)
             autoplay = self.page.get_by_role("button", name="Autoplay", exact=True)
-            autoplay.wait_for(state="visible", timeout=120_000)
-            if drive:
+            if not drive:  # the projector's view has no controls: it is ready when it shows the turn
+                self.page.get_by_text(TURN).first.wait_for(state="visible", timeout=120_000)
+            else:
+                autoplay.wait_for(state="visible", timeout=120_000)
                 handle = self.page.locator(".noUi-handle:visible").first
                 handle.focus()
                 steps = round((4.0 - speed) / 0.5)  # the slider starts at 4 turns per second, in steps of 0.5

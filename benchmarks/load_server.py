@@ -30,6 +30,7 @@ from tornado.web import RequestHandler
 from laspoly.ui import controls
 from laspoly.ui.app import Dashboard, session_app
 from laspoly.ui.model import GameModel
+from laspoly.ui.presentation import ProjectorView
 
 MODELS: list[weakref.ref[GameModel]] = []
 TICKS: list[tuple[float, float, float]] = []  # (start on the monotonic clock, lateness ms, update ms) of every autoplay tick
@@ -94,7 +95,7 @@ class Stats(RequestHandler):
         }))
 
 
-def app() -> Dashboard:
+def app() -> Dashboard | ProjectorView:
     """``laspoly serve``'s session app, with a weak reference kept to its game model."""
     d = session_app()
     MODELS.append(weakref.ref(d.model))

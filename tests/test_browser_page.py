@@ -70,8 +70,8 @@ def test_a_spanish_page_shows_no_english_text_of_the_catalogues_on_any_tab(serve
     _in_spanish(page, server)
     _button(page, "Tirar").click()
     expect(page.get_by_text("Ana sacó", exact=False).first).to_be_visible()
-    # the Invite and My games tabs (laspoly/ui/invite.py) are not yet worded from the catalogue
-    for tab in ("Jugar", "Jugadores", "Probabilidad", "Repetición", "Reglas", "Nueva partida", "Para docentes", "Guardar y cargar"):
+    for tab in ("Jugar", "Jugadores", "Probabilidad", "Repetición", "Reglas", "Nueva partida", "Para docentes", "Guardar y cargar",
+                "Invitar", "Mis partidas"):
         _tab(page, tab)
         page.wait_for_timeout(1_000)
         text = _visible_text(page)

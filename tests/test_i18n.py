@@ -82,13 +82,14 @@ def _spanish_pages() -> list[tuple[str, list[str]]]:
     from laspoly.table import PERSON
     from laspoly.ui.app import Dashboard
     from laspoly.ui.board import centre_data, token_data
+    from laspoly.ui.invite import InviteView, MyGamesView
     from laspoly.ui.model import GameModel
 
     pages: list[tuple[str, list[str]]] = []
 
     def look(name: str, d: Dashboard) -> None:
         m = d.model
-        views = [d.players, d.probability, d.replay, d.rules, d.setup, d.teacher, d.files]
+        views = [d.players, d.probability, d.replay, d.rules, d.setup, d.teacher, d.files, InviteView(model=m), MyGamesView(model=m)]
         for view in views:
             if hasattr(view, "refresh"):
                 view.refresh()

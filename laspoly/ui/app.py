@@ -24,12 +24,14 @@ from laspoly.store import Store, StoreError, default_url, open_store
 from laspoly.table import PERSON
 from laspoly.ui.board import BoardFigure
 from laspoly.ui.common import BUTTON_CSS, LANGUAGES, TabView, esc
+from laspoly.ui.common import is_served as _serving
 from laspoly.ui.controls import ControlsView
 from laspoly.ui.demonstrations import DemonstrationsView
 from laspoly.ui.guessing import GuessView
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import InviteView, MyGamesView
 from laspoly.ui.model import GameModel
+from laspoly.ui.presentation import ProjectorView
 from laspoly.ui.probability import ProbabilityView
 from laspoly.ui.replay import ReplayView
 from laspoly.ui.standings import PlayerCardsView, WinnerView
@@ -56,11 +58,6 @@ BOARD_UPRIGHT_CSS = ("@media (orientation: portrait) { :host { width: min(100%, 
                      " margin: 0 auto; } }")
 #: The controls beside the board take the rest of the row, or go below the board when less than 340 px is left.
 SIDE_STYLES = {"flex": "1 1 340px", "min-width": "300px"}
-
-
-def _serving() -> bool:
-    """Whether this runs in a served session (``panel serve``), not a notebook or a script."""
-    return pn.state.curdoc is not None and pn.state.curdoc.session_context is not None
 
 
 def _page_open() -> bool:
@@ -280,11 +277,11 @@ def _serve_stylesheets_locally() -> None:
     doc._template_variables["dist_url"] = f"{pn.state.rel_path}/{LOCAL_DIST}" if pn.state.rel_path else LOCAL_DIST
 
 
-def build_app(db_url: str | None = None) -> Dashboard | TeacherView | pn.Column:
+def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherView | pn.Column:
     """The dashboard for one browser session: the room in its URL, or a new room; or a class's teacher page.
 
     ``?room=ID&seat=TOKEN`` opens a seat, ``?room=ID&view=TOKEN`` the spectator's
-    view; ``me=KEY`` is the browser's owner key (its "My games").  Without a
+    view (the projector's page, with no controls); ``me=KEY`` is the browser's owner key (its "My games").  Without a
     room, a new game starts in a new room and the URL is updated so that a reload
     or a restart of the server resumes it.  ``?class=CODE`` starts that new game
     in a class; ``?class=CODE&teacher=KEY`` is the class's teacher page.
@@ -297,7 +294,8 @@ def build_app(db_url: str | None = None) -> Dashboard | TeacherView | pn.Column:
     if room and secret:
         try:
             table = join_room(store, room, secret, owner_key=me)
-            return Dashboard(GameModel(table=table, lang=table.lang))
+            model = GameModel(table=table, lang=table.lang)
+            return Dashboard(model) if model.can_drive else ProjectorView(model)
         except StoreError as exc:
             note = tr("msg.bad_link", error=exc)
     if code and teacher:
@@ -327,7 +325,7 @@ def build_app(db_url: str | None = None) -> Dashboard | TeacherView | pn.Column:
     return Dashboard(model)
 
 
-def session_app() -> Dashboard | TeacherView | pn.Column:
+def session_app() -> Dashboard | ProjectorView | TeacherView | pn.Column:
     """What ``laspoly serve`` runs for each browser session: Panel's extensions, then this session's dashboard."""
     pn.extension("filedropper", sizing_mode="stretch_width", notifications=False)  # inside the session, as panel serve does
     return build_app()

@@ -128,6 +128,11 @@ class TabView(Viewer):
         raise NotImplementedError
 
 
+def is_served() -> bool:
+    """Whether this runs in a served session (``panel serve``), not a notebook or a script."""
+    return pn.state.curdoc is not None and pn.state.curdoc.session_context is not None
+
+
 def base_url() -> str:
     """The page's address without its query (empty outside a served page)."""
     loc = pn.state.location
