@@ -72,8 +72,9 @@ lint: $(VENV)/.test-installed
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
 	$(BIN)/mypy
 
-## soak: 100,000 checked bot games across presets and seeds (kept out of make test)
+## soak: 100,000 checked bot games across presets and seeds, and all 800 pinned seeded games (kept out of make test)
 soak: $(VENV)/.app-installed
+	$(BIN)/python tools/pin_game_digests.py --check
 	$(BIN)/laspoly soak --games 100000 --workers 2
 
 ## load: 30 concurrent dashboard sessions on one server (3 in Chromium), 3 rounds; figures in docs/reliability.md

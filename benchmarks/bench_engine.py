@@ -1,11 +1,15 @@
-"""Whole 4-player bot games on one core: player-turns per second, games per second, turns per game.
+"""Whole 4-player bot games on one core: player-turns per second for the standard and Las Poly presets.
 
-Runs the shipped Las Poly board with the default bot and events on, exactly as a
+Runs the shipped boards with the basic bot (``--bot`` picks another temperament, such as the default
+trading bot ``dealer``) and events on, exactly as a
 simulation runs them (``play_game`` through the trusted ``Game.push``).  Each
 repeat plays the same batch of seeded games; the median of the repeats is
-reported with the machine it ran on.
+reported with the machine it ran on.  Time is the process's CPU time
+(``time.process_time``), so other work on a shared machine slows the figure
+less than it would a wall clock.  The memory a finished game holds (its state,
+event log and actions, followed reference by reference) is reported per preset.
 
-    python benchmarks/bench_engine.py [--games 200] [--repeats 7] [--preset laspoly]
+    python benchmarks/bench_engine.py [--games 200] [--repeats 7] [--preset standard --preset laspoly] [--bot basic]
 """
 
 from __future__ import annotations
@@ -14,21 +18,71 @@ import argparse
 import os
 import platform
 import statistics
+import sys
 import time
+from collections.abc import Iterator
+from typing import Any
 
-from laspoly.bots.basic import BasicBot
+from laspoly.bots.basic import make_bot
 from laspoly.bots.runner import play_game
 from laspoly.engine.game import Game
 
+#: The figures the README's speed table states as goals, by preset.
+GOALS = {"standard": 250_000, "laspoly": 200_000}
 
-def run_batch(preset: str, games: int, max_rounds: int) -> tuple[float, int]:
-    """Play ``games`` seeded games; return (seconds, player-turns)."""
+
+def play(preset: str, seed: int, max_rounds: int, bot: str = "basic") -> Game:
+    """One seeded 4-player game of ``preset`` played to its end by four bots of one temperament."""
+    return play_game(Game(4, preset=preset, seed=seed, max_rounds=max_rounds), [make_bot(bot, seed=seed + i) for i in range(4)])
+
+
+def run_batch(preset: str, games: int, max_rounds: int, bot: str = "basic") -> tuple[float, int]:
+    """Play ``games`` seeded games; return (CPU seconds, player-turns)."""
     turns = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for seed in range(games):
-        g = play_game(Game(4, preset=preset, seed=seed, max_rounds=max_rounds), [BasicBot() for _ in range(4)])
-        turns += g.turns
-    return time.perf_counter() - start, turns
+        turns += play(preset, seed, max_rounds, bot).turns
+    return time.process_time() - start, turns
+
+
+def held_bytes(root: Any, shared: set[int]) -> int:
+    """Bytes of the objects reachable from ``root``, each counted once, leaving out ``shared`` ones (board, rules)."""
+    seen = set(shared)
+    total = 0
+    stack = [root]
+    while stack:
+        obj = stack.pop()
+        if id(obj) in seen or isinstance(obj, type):
+            continue
+        seen.add(id(obj))
+        total += sys.getsizeof(obj)
+        stack.extend(_referents(obj))
+    return total
+
+
+def _referents(obj: Any) -> Iterator[Any]:
+    if isinstance(obj, dict):
+        yield from obj.keys()
+        yield from obj.values()
+    elif isinstance(obj, list | tuple | set | frozenset) or type(obj).__name__ == "deque":
+        yield from obj
+    if hasattr(obj, "__dict__"):
+        yield vars(obj)
+    for cls in type(obj).__mro__:
+        for name in getattr(cls, "__slots__", ()):
+            if hasattr(obj, name) and not name.startswith("__"):
+                yield getattr(obj, name)
+
+
+def game_bytes(game: Game) -> dict[str, int]:
+    """What one finished game holds beyond the shared preset: everything, the event log, the actions."""
+    shared = {id(game.preset), id(game.board), id(game.rules), id(game.fields)}
+    shared |= {id(x) for x in (game.preset, game.board, game.rules)}
+    return {
+        "total": held_bytes(game, shared),
+        "log": held_bytes(game.log, shared),
+        "history": held_bytes(game.history, shared),
+    }
 
 
 def machine() -> str:
@@ -39,34 +93,37 @@ def machine() -> str:
             cpu = next(line.split(":", 1)[1].strip() for line in fh if line.startswith("model name"))
     except (OSError, StopIteration):
         pass
-    return f"{cpu}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
-
-
-def rss_mb() -> float:
-    """Resident memory of this process in MB (Linux)."""
-    with open("/proc/self/statm") as fh:
-        return int(fh.read().split()[1]) * 4096 / 1e6
+    return f"{cpu}, {os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}, {platform.system()}"
 
 
 def main() -> None:
+    """Measure each preset and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--preset", default="laspoly")
+    parser.add_argument("--preset", action="append", help="a preset to measure (repeatable; default: standard and laspoly)")
     parser.add_argument("--max-rounds", type=int, default=1000)
+    parser.add_argument("--bot", default="basic", help="the temperament of all four bots (default: basic)")
     args = parser.parse_args()
-    run_batch(args.preset, max(1, args.games // 10), args.max_rounds)  # warm-up
-    rates, game_rates, per_game = [], [], []
-    for _ in range(args.repeats):
-        seconds, turns = run_batch(args.preset, args.games, args.max_rounds)
-        rates.append(turns / seconds)
-        game_rates.append(args.games / seconds)
-        per_game.append(turns / args.games)
     print(f"machine: {machine()}")
-    print(f"preset {args.preset}: {args.games} four-player bot games x {args.repeats} repeats, one core, events on")
-    print(f"player-turns per second (median): {statistics.median(rates):,.0f}  (min {min(rates):,.0f}, max {max(rates):,.0f})")
-    print(f"games per second (median): {statistics.median(game_rates):,.1f}")
-    print(f"player-turns per game (mean): {statistics.mean(per_game):,.1f}")
+    for preset in args.preset or list(GOALS):
+        run_batch(preset, max(1, args.games // 10), args.max_rounds, args.bot)  # warm-up
+        rates, game_rates, per_game = [], [], []
+        for _ in range(args.repeats):
+            seconds, turns = run_batch(preset, args.games, args.max_rounds, args.bot)
+            rates.append(turns / seconds)
+            game_rates.append(args.games / seconds)
+            per_game.append(turns / args.games)
+        held = [game_bytes(play(preset, seed, args.max_rounds, args.bot)) for seed in range(10)]
+        goal = GOALS.get(preset)
+        median = statistics.median(rates)
+        verdict = f"; goal {goal:,}: {'met' if median >= goal else f'not met, {goal / median:.1f}x short'}" if goal else ""
+        print(f"preset {preset}: {args.games} four-player games of '{args.bot}' bots x {args.repeats} repeats, one core, events on, CPU time")
+        print(f"  player-turns per second (median): {median:,.0f}  (min {min(rates):,.0f}, max {max(rates):,.0f}){verdict}")
+        print(f"  games per second (median): {statistics.median(game_rates):,.1f}")
+        print(f"  player-turns per game (mean): {statistics.mean(per_game):,.1f}")
+        print(f"  bytes held per finished game (mean of 10): {statistics.mean(h['total'] for h in held):,.0f} "
+              f"(event log {statistics.mean(h['log'] for h in held):,.0f}, actions {statistics.mean(h['history'] for h in held):,.0f})")
 
 
 if __name__ == "__main__":

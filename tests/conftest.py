@@ -8,6 +8,7 @@ missing browser fails them (make test installs it where it can).
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -44,6 +45,22 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:  # type: i
 APP = Path(__file__).resolve().parents[1] / "apps" / "laspoly_app.py"
 
 
+class ServerProcess(subprocess.Popen):  # type: ignore[type-arg]
+    """A server started in a process group of its own: stopping it stops every worker ``--num-procs`` forked."""
+
+    def send_signal(self, sig: int) -> None:
+        try:
+            os.killpg(self.pid, sig)
+        except ProcessLookupError:
+            pass
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+
 def start_server(db_url: str, port: int | None = None, num_procs: int = 1,
                  log: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
     """Start the dashboard on loopback with its own game database; returns the process and its URL.
@@ -61,7 +78,7 @@ def start_server(db_url: str, port: int | None = None, num_procs: int = 1,
                "--num-procs", str(num_procs), "--allow-websocket-origin", f"127.0.0.1:{port}"]
         url = f"http://127.0.0.1:{port}/laspoly_app"
     with open(log or os.devnull, "wb") as out:  # the server keeps its own copy of the file
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        proc = ServerProcess(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     deadline = time.time() + 180  # a loaded 2-core machine can take over a minute to import and start Panel
     while time.time() < deadline:
         try:

@@ -9,8 +9,11 @@ through the validating ``Game.apply``.
 from __future__ import annotations
 
 import copy
+import functools
+import importlib.util
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from hypothesis import strategies as st
@@ -210,3 +213,14 @@ def english_in(lines: list[str]) -> list[tuple[str, str]]:
     """The (catalogue key, line) pairs where an English-only text of the catalogues appears in ``lines``."""
     patterns = english_patterns()
     return [(key, line) for line in lines for key, pattern in patterns if pattern.search(line)]
+
+
+@functools.cache
+def load_tool(name: str) -> Any:
+    """The script ``tools/<name>.py`` as a module: a test recomputes exactly what a pinning tool stored."""
+    path = Path(__file__).parents[1] / "tools" / f"{name}.py"
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

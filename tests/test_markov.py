@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import copy
-import functools
-import importlib.util
 import json
 import math
 from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import load_tool
 
 from laspoly import load_preset
 from laspoly.analysis.landings import agreement, engine_landings
@@ -22,15 +21,9 @@ PRESETS = ("laspoly", "sculptprice", "classic", "standard")
 PINNED = json.loads((FIXTURES / "markov_chains.json").read_text(encoding="utf-8"))
 
 
-@functools.cache
 def _pin_tool() -> Any:
     """The script that wrote the pinned fixture: the test recomputes exactly what it stored."""
-    path = Path(__file__).parents[1] / "tools" / "pin_markov_chains.py"
-    spec = importlib.util.spec_from_file_location("pin_markov_chains", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool("pin_markov_chains")
 
 
 def _differences(stored: Any, now: Any, where: str = "") -> list[str]:

@@ -106,3 +106,19 @@ def test_the_prompt_speaks_spanish() -> None:
     assert "¿qué suma vas a sacar?" in view.prompt.object
     view.choices.value = "9"
     assert m.guess == 9 and "apuesta por 9" in view.prompt.object
+
+
+def test_the_projector_shows_the_rooms_guesses_and_scores(tmp_path: Path) -> None:
+    from laspoly.ui.presentation import ProjectorView
+
+    store = open_store(f"sqlite:///{tmp_path / 'rooms.db'}")
+    table = open_room(store, Game(["Ana", "Ben"], seed=4, dice="3-4 1-2"), ["person", "person"], OWNER)
+    ana = GameModel(table=table)
+    wall = ProjectorView(GameModel(table=join_room(store, table.room_id, seat_token(OWNER, table.room_id, "view"))))
+    assert not wall.guesses.visible  # nobody guesses: nothing to show
+    ana.predict = True
+    ana.guess = 7
+    assert ana.act(A.Roll(0))
+    wall.model.sync()
+    wall.model.redraw()
+    assert wall.guesses.visible and "Ana guessed 7 and rolled 7" in wall.guesses.object

@@ -27,6 +27,9 @@ class Bot:
     """Base class: ``choose`` returns one legal action for ``game.actor``, seeing only an observation."""
 
     name = "bot"
+    #: True if ``choose`` always ends the turn once no roll is due and no offer waits: the bot loop then plays
+    #: :class:`~laspoly.engine.actions.EndTurn` right after such a bot's roll without asking it again.
+    ends_turn_after_roll = False
 
     def choose(self, game: Observation) -> A.Action:
         """The action this bot takes now."""
@@ -72,6 +75,8 @@ class BasicBot(Bot):
         self._offered: dict[int, int] = {}  # field -> round of the last offer for it
         self._fields_seen: tuple[Field, ...] = ()
         self._properties: tuple[int, ...] = ()
+        # a subclass that decides turns its own way may act after rolling: it is asked as any bot is
+        self.ends_turn_after_roll = type(self).choose is BasicBot.choose and type(self)._turn is BasicBot._turn
 
     def choose(self, game: Observation) -> A.Action:
         """Pick the action for the current decision."""
@@ -81,7 +86,7 @@ class BasicBot(Bot):
         if phase == BUY:
             me = game.current
             price = game.fields[game.pending_field].price
-            return A.Buy(me) if game.players[me].cash - price > self.reserve else A.DeclineBuy(me)
+            return A.BUY[me] if game.players[me].cash - price > self.reserve else A.DECLINE_BUY[me]
         if phase == TRAVEL:
             return self._travel(game, game.current)
         if phase == DEBT:
@@ -97,12 +102,12 @@ class BasicBot(Bot):
                 if o.receiver == me:
                     return A.AcceptTrade(me, o.id) if self._likes(game, me, o) else A.DeclineTrade(me, o.id)
         if not game.rolls_due:
-            return A.EndTurn(me)
+            return A.END_TURN[me]
         if p.in_prison and not game.prison_tries and self._leaves_prison(game):
             if p.jail_cards:
-                return A.UseJailCard(me)
+                return A.USE_JAIL_CARD[me]
             if p.cash - game.rules.jail_fine > self.reserve and p.prison_turns < game.rules.jail_fine_turns:
-                return A.PayFine(me)
+                return A.PAY_FINE[me]
         if p.cash > self.reserve + 50:
             build = self._build(game, me)
             if build is not None:
@@ -111,7 +116,7 @@ class BasicBot(Bot):
             offer = self._offer(game, me)
             if offer is not None:
                 return offer
-        return A.Roll(me)
+        return A.ROLL[me]
 
     def _leaves_prison(self, game: Observation) -> bool:
         """``auto``: leave while some property has no owner (-1) yet, then stay."""
@@ -126,7 +131,7 @@ class BasicBot(Bot):
         t = self.train
         if t is not None and t != game.players[me].pos and game.players[me].cash - game.train_fare(game.players[me].pos, t) > self.reserve:
             return A.Travel(me, t)
-        return A.StayPut(me)
+        return A.STAY_PUT[me]
 
     # -- trading
     def _value(self, game: Observation, fields: tuple[int, ...]) -> int:
@@ -168,15 +173,18 @@ class BasicBot(Bot):
         costs a few list look-ups.
         """
         budget = game.players[me].cash - self.reserve
+        mortgaged = game.mortgaged
         for streets in self._complete_groups(game, me):
-            if any(game.mortgaged[j] for j in streets):
-                j = next(j for j in streets if game.mortgaged[j])
+            if True in map(mortgaged.__getitem__, streets):
+                j = next(j for j in streets if mortgaged[j])
                 if game.repay_price(j) < budget:
                     return A.Repay(me, j)
                 continue
-            action = self._candidate(game, me, streets)
-            if action is not None and game.build_cost(action.field, action.building) < budget and game.why_illegal(action) is None:
-                return action
+            pick = self._candidate(game, streets)
+            if pick is not None and game.build_cost(*pick) < budget:  # the action is built only once it is affordable
+                action = A.Build(me, *pick)
+                if game.why_illegal(action) is None:
+                    return action
         return None
 
     def _complete_groups(self, game: Observation, me: int) -> list[tuple[int, ...]]:
@@ -184,27 +192,28 @@ class BasicBot(Bot):
         owner = game.owner
         seen_owner, seen_version, seen_me = self._groups_seen
         if owner is not seen_owner or game.owner_version != seen_version or me != seen_me:
-            self._groups = [g for g in game.board_groups if all(owner[j] == me for j in g)]
+            self._groups = [g for g in game.board_groups if owner[g[0]] == me and all(owner[j] == me for j in g)]
             self._groups_seen = (owner, game.owner_version, me)
         return self._groups
 
-    def _candidate(self, game: Observation, me: int, streets: tuple[int, ...]) -> A.Build | None:
+    def _candidate(self, game: Observation, streets: tuple[int, ...]) -> tuple[int, str] | None:
+        """The one building this bot would put on a group next: (street, building), or None."""
         level, factory = game.level, game.factory
         if self.prefer == "none":
             return None
         if self.prefer == "factories":
             for j in streets:
                 if not factory[j] and not level[j] and game.fields[j].factory_price:
-                    return A.Build(me, j, "factory")
+                    return j, "factory"
             return None
-        free = [j for j in streets if not factory[j]]
+        free = [j for j in streets if not factory[j]] if True in map(factory.__getitem__, streets) else streets
         if not free:
             return None
         j = min(free, key=level.__getitem__)
         if level[j] < game.rules.max_houses:
-            return A.Build(me, j, "house")
+            return j, "house"
         if level[j] == game.rules.max_houses and game.rules.hotels:
-            return A.Build(me, j, "hotel")
+            return j, "hotel"
         return None
 
     def _raise_money(self, game: Observation, me: int) -> A.Action:
@@ -228,7 +237,7 @@ class BasicBot(Bot):
         bid = au.high + step
         if bid <= price * self.bid_factor and game.players[me].cash - bid > self.reserve:
             return A.PlaceBid(me, bid)
-        return A.PassAuction(me)
+        return A.PASS_AUCTION[me]
 
 
 class RandomBot(Bot):

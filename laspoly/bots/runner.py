@@ -6,7 +6,7 @@ from collections.abc import Callable, Sequence
 
 from laspoly.bots.basic import DEFAULT_BOT, Bot, make_bot
 from laspoly.engine import actions as A
-from laspoly.engine.game import OVER, Game
+from laspoly.engine.game import OVER, TURN, Game
 from laspoly.engine.observation import Observation
 
 DEFAULT_MAX_ROUNDS = 1000
@@ -31,8 +31,12 @@ def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = F
     """
     play: Play = commit if commit is not None else game.apply if validate else game.push
     seen = game.observe()  # what the bots see: one read-only view for the whole loop
+    roll, end_turn, merge = A.Roll, A.END_TURN, until is None
     done = 0
-    while game.phase != OVER and done < max_actions:
+    while done < max_actions:
+        phase = game.phase
+        if phase == OVER:
+            break
         if game.claims:
             claimed = _claim_for_bots(game, seen, bots, play)
             if claimed is False:
@@ -40,12 +44,20 @@ def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = F
             if claimed:
                 done += 1
                 continue
-        bot = bots[game.actor]
+        bot = bots[game.current if phase == TURN else game.actor]
         if bot is None or (until is not None and until(game)):
             break
-        if play(bot.choose(seen)) is False:
+        action = bot.choose(seen)
+        if play(action) is False:
             break
         done += 1
+        # a bot that always ends its turn once no roll is due is not asked again: the loop's next
+        # round would find the same bot with nothing else to do (no claim, no offer, no roll due)
+        if (type(action) is roll and not game.rolls_due and merge and bot.ends_turn_after_roll and game.phase == TURN
+                and not game.claims and not game.offers and game.current == action.player and done < max_actions):
+            if play(end_turn[action.player]) is False:
+                break
+            done += 1
     return done
 
 

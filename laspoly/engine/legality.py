@@ -37,8 +37,8 @@ class Legality(Wording):
             return refusal(self, "player.out")
         if not isinstance(action, A.ClaimRent) and p != self.actor:
             return refusal(self, "turn.not_yours", who=self.actor)
-        for name in ("field", "to", "offer", "amount", "cash", "give_cards", "take_cards"):
-            v = getattr(action, name, 0)
+        for name in _WHOLE_NUMBERS[type(action)]:
+            v = getattr(action, name)
             if not isinstance(v, int) or isinstance(v, bool):
                 return refusal(self, "action.whole_number", name=name)
         fld = getattr(action, "field", None)
@@ -363,3 +363,9 @@ _CHECKS: dict[type[A.Action], Callable[[Legality, Any], str | None]] = dict([
     A.per_action(A.PlaceBid, Legality._why_bid), A.per_action(A.PassAuction, Legality._why_pass_auction),
     A.per_action(A.ClaimRent, Legality._why_claim),
 ])
+
+#: The fields of each action type that must hold a whole number, in the order they are checked.
+_WHOLE_NUMBERS: dict[type[A.Action], tuple[str, ...]] = {
+    kind: tuple(n for n in ("field", "to", "offer", "amount", "cash", "give_cards", "take_cards") if n in kind.__slots__)
+    for kind in _CHECKS
+}

@@ -62,7 +62,8 @@ class Payments(Legality):
         """The bank (or pot) pays a player."""
         if amount:
             self._move_money(payer, player, amount)
-            self._emit(E.Paid(payer, player, amount, reason, field))
+            if self.record_events:
+                self.log.append(E.Paid(payer, player, amount, reason, field))
 
     def _pay_voluntary(self, player: int, payee: int, amount: int) -> bool:
         """A payment the player chose (buy, build, fare, fine): hitting zero is out (L19).
@@ -78,12 +79,13 @@ class Payments(Legality):
     def _charge(self, payer: int, payments: list[tuple[int, int]], reason: str, field: int, then: Continuation) -> bool:
         """A payment the rules impose.  True if paid now; otherwise a debt or bankruptcy follows."""
         p = self.players[payer]
-        total = sum(amount for _, amount in payments)
-        if self._covers(p.cash - total):
+        total = payments[0][1] if len(payments) == 1 else sum(amount for _, amount in payments)
+        if p.cash - total >= self.min_cash:
             for payee, amount in payments:
                 if amount:
                     self._move_money(payer, payee, amount)
-                    self._emit(E.Paid(payer, payee, amount, reason, field))
+                    if self.record_events:
+                        self.log.append(E.Paid(payer, payee, amount, reason, field))
             return True
         debt = Debt(payer, payments, reason, field, then, (self.phase, self.pending_field))
         if self._covers(p.cash + self.liquidation_value(payer) - total):

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import deque
+from itertools import compress, count
 from typing import Any
 
 from laspoly.engine import actions as A
@@ -46,6 +47,7 @@ class Position:
         self.factory = [False] * n
         self.mortgaged = [False] * n
         self.hotel_level = self.rules.max_houses + 1
+        self.min_cash = 1 if self.rules.elimination == "zero" else 0  # L19: the least cash a payment may leave
         self.houses_left = HOUSES if self.rules.building_shortage else 0  # the bank's supply (counted always,
         self.hotels_left = HOTELS if self.rules.building_shortage else 0  # enforced with building_shortage)
         self.group_of: list[tuple[int, ...]] = [b.groups[f.group].fields if f.group in b.groups else (f.index,) for f in b.fields]
@@ -113,12 +115,15 @@ class Position:
 
     def owned_by(self, player: int) -> list[int]:
         """Fields owned by ``player``, in board order."""
-        return [i for i, o in enumerate(self.owner) if o == player]
+        return list(compress(count(), map(player.__eq__, self.owner)))  # the loop runs in C: asked every turn with factories
 
     def owns_group(self, player: int, index: int) -> bool:
         """True if ``player`` owns every street of ``index``'s colour group."""
         owner = self.owner
-        return all(owner[j] == player for j in self.group_of[index])
+        for j in self.group_of[index]:  # a loop, not all() over a generator: rent asks this on most landings
+            if owner[j] != player:
+                return False
+        return True
 
     def group_has_buildings(self, index: int) -> bool:
         """True if any street of ``index``'s group has a house, hotel or factory."""
@@ -240,7 +245,7 @@ class Position:
 
     def _covers(self, balance: int) -> bool:
         """Whether a balance after a payment keeps the player in (L19: hitting zero is out)."""
-        return balance > 0 if self.rules.elimination == "zero" else balance >= 0
+        return balance >= self.min_cash
 
     # ------------------------------------------------------------ snapshots
 

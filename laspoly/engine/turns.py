@@ -29,7 +29,7 @@ class Turns(Payments):
         self.turns += 1
         p = self.players[i]
         if self.record_events:
-            self._emit(E.TurnStarted(i, self.round))
+            self.log.append(E.TurnStarted(i, self.round))
         if self.offers:
             self._prune_offers()
         if p.lose_turn:
@@ -43,13 +43,16 @@ class Turns(Payments):
                     self._receive(i, self.fields[j].factory_income, "factory_income", j)
 
     def _next_turn(self) -> None:
-        n = len(self.players)
-        old = (self.current - self.first) % n
+        players = self.players
+        n = len(players)
         i = self.current
-        for _ in range(n):
-            i = (i + 1) % n
-            if self.players[i].active:
-                break
+        old = (i - self.first) % n
+        i = (i + 1) % n
+        if not players[i].active:  # the next seat is usually still in: look further only when it is not
+            for _ in range(n - 1):
+                i = (i + 1) % n
+                if players[i].active:
+                    break
         if (i - self.first) % n <= old:
             self.round += 1
             cap = self.setup["max_rounds"]
@@ -136,7 +139,7 @@ class Turns(Payments):
         p = self.players[a.player]
         d1, d2 = self.dice = self.chance.roll()
         if self.record_events:
-            self._emit(E.Rolled(a.player, d1, d2))
+            self.log.append(E.Rolled(a.player, d1, d2))
         if p.in_prison:
             self._prison_try(p, d1, d2)
             return
@@ -201,7 +204,7 @@ class Turns(Payments):
         dst = (src + steps) % len(self.fields)
         p.pos = dst
         if self.record_events:
-            self._emit(E.Moved(p.index, src, dst))
+            self.log.append(E.Moved(p.index, src, dst))
         if dst < src:
             self._salary(p, dst == 0)
         self.arrived_by_card = False
@@ -231,7 +234,7 @@ class Turns(Payments):
             if o != p.index:
                 if self.factory[i] and self.rules.factory_income_when == "landing":
                     self._receive(o, f.factory_income, "factory_income", i)
-                amount = self._rent_on_landing(i)
+                amount = self._rent_on_landing(i) if self.card_rent_multiplier else self.rent(i)
                 if amount:
                     if self.rules.rent_claim:
                         self.claims.append((p.index, o, i, amount))
@@ -254,6 +257,7 @@ class Turns(Payments):
             self._end_move()
 
     def _rent_on_landing(self, i: int) -> int:
+        """The rent a card that moved the player here multiplies (L15, C4): the multiplier applies once."""
         mult = self.card_rent_multiplier
         if not mult:
             return self.rent(i)

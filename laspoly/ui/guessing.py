@@ -18,12 +18,25 @@ from bokeh.plotting import figure
 from panel.viewable import Viewer
 
 from laspoly.engine import events as E
-from laspoly.predict import TWO_DICE, running_distance, scores
+from laspoly.predict import TWO_DICE, Guess, running_distance, scores
 from laspoly.ui.common import BUTTON_CSS, esc, player_badge
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
 TOTALS = [str(t) for t in range(2, 13)]
+
+
+def scores_html(m: GameModel, guesses: list[Guess]) -> str:
+    """The last guess and every player's right guesses, as safe HTML (the Play tab and the projector)."""
+    lang, g = m.lang, m.game
+    rows = "".join(f"<tr><td>{player_badge(m, i)}</td><td style='text-align:right'>{right}</td><td style='text-align:right'>{made}</td></tr>"
+                   for i, (right, made) in enumerate(scores(guesses, len(g.players))))
+    last = ""
+    if guesses:
+        x = guesses[-1]
+        last = f"<p style='margin:2px 0'>{esc(tr('predict.last', lang, name=g.players[x.player].name, guess=x.guess, total=x.total))}</p>"
+    return (f"{last}<table class='lp-players'><tr><th>{esc(tr('predict.player', lang))}</th>"
+            f"<th>{esc(tr('predict.right', lang))}</th><th>{esc(tr('predict.made', lang))}</th></tr>{rows}</table>")
 
 
 class GuessView(Viewer):
@@ -76,15 +89,7 @@ class GuessView(Viewer):
         else:
             self.prompt.object = f"<p style='margin:2px 0'>{esc(tr('predict.wait', lang))}</p>"
         self.choices.disabled = not m.is_person(who) or g.is_over
-        guesses = m.guesses()
-        rows = "".join(f"<tr><td>{player_badge(m, i)}</td><td style='text-align:right'>{right}</td><td style='text-align:right'>{made}</td></tr>"
-                       for i, (right, made) in enumerate(scores(guesses, len(g.players))))
-        last = ""
-        if guesses:
-            x = guesses[-1]
-            last = f"<p style='margin:2px 0'>{esc(tr('predict.last', lang, name=g.players[x.player].name, guess=x.guess, total=x.total))}</p>"
-        self.table.object = (f"{last}<table class='lp-players'><tr><th>{esc(tr('predict.player', lang))}</th>"
-                             f"<th>{esc(tr('predict.right', lang))}</th><th>{esc(tr('predict.made', lang))}</th></tr>{rows}</table>")
+        self.table.object = scores_html(m, m.guesses())
         totals = [e.d1 + e.d2 for e in g.log if isinstance(e, E.Rolled)]
         counts = [totals.count(t) for t in range(2, 13)]
         n = len(totals)

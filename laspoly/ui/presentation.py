@@ -22,6 +22,7 @@ from panel.viewable import Viewer
 from laspoly.errors import LaspolyError
 from laspoly.ui.board import BoardFigure, centre_data
 from laspoly.ui.common import assign, esc, is_served
+from laspoly.ui.guessing import scores_html
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 from laspoly.ui.standings import PlayerCardsView
@@ -93,12 +94,13 @@ class ProjectorView(Viewer):
         self.turn = pn.pane.HTML(sizing_mode="stretch_width", min_height=150, stylesheets=[TURN_CSS])
         self.turn_heading = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[BASE_CSS])
         self.log_heading = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[BASE_CSS])
+        self.guesses = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[CARDS_CSS], visible=False)
         m.param.watch(lambda *_: self.refresh(), ["version", "lang", "message"])
         self.refresh()
         # the board is as wide as the column or the screen's height, whichever is less, so it is seen whole
         board = pn.Column(pn.pane.Bokeh(fig, sizing_mode="scale_width", min_width=300), sizing_mode="stretch_width",
                           styles={"flex": "1 1 560px", "max-width": "min(100%, calc(100vh - 110px))"})
-        side = pn.Column(self.cards, self.turn_heading, self.turn, self.log_heading, self.log.pane,
+        side = pn.Column(self.cards, self.guesses, self.turn_heading, self.turn, self.log_heading, self.log.pane,
                          sizing_mode="stretch_width", styles={"flex": "1 1 420px", "min-width": "300px"})
         self.layout = pn.Column(self.head, pn.FlexBox(board, side, flex_wrap="wrap", gap="16px", sizing_mode="stretch_width"),
                                 sizing_mode="stretch_width", stylesheets=[PAGE_CSS], css_classes=["lp-projector"])
@@ -118,6 +120,9 @@ class ProjectorView(Viewer):
         assign(self.turn, object=this_turn_html(m))
         assign(self.turn_heading, object=HEADING.format(text=esc(tr("projector.this_turn", lang))))
         assign(self.log_heading, object=HEADING.format(text=esc(tr("projector.log", lang))))
+        guesses = m.guesses()  # predict, then roll: the guesses are stored beside their rolls in the room
+        assign(self.guesses, visible=bool(guesses),
+               object=HEADING.format(text=esc(tr("predict.switch", lang))) + scores_html(m, guesses) if guesses else "")
 
     def _poll(self) -> None:
         """Catch up with the players' devices; the projector itself never moves a bot."""
