@@ -20,6 +20,7 @@ import hashlib
 import hmac
 import logging
 from collections.abc import Sequence
+from typing import Any
 
 from laspoly.classes import NewClass, create_class, join_class_room
 from laspoly.engine import actions as A
@@ -149,25 +150,26 @@ class RoomTable:
         """True if a person has opened this seat's link."""
         return self.joined[player]
 
-    def _refuse(self, logged: str, message: str) -> None:
+    def _refuse(self, logged: str, message: str, key: str, **values: Any) -> None:
         self.store.refuse(self.room_id, logged)
-        raise Refused(message)
+        raise Refused(message, key, **values)
 
     def check_act(self, action: A.Action) -> None:
         """Only the seats played here may act (:meth:`plays_here`); a spectator never.  A refusal is logged in the room."""
         if self.seat is None:
-            self._refuse("a spectator tried to act", "This is a spectator's view: it cannot act.")
+            self._refuse("a spectator tried to act", "This is a spectator's view: it cannot act.", "refused.spectator")
         elif action.player != self.seat and not self.plays_here(action.player):
             self._refuse(f"seat {self.seat + 1} tried to act for seat {action.player + 1}",
-                         f"You play seat {self.seat + 1} ({self.game.players[self.seat].name}) only.")
+                         f"You play seat {self.seat + 1} ({self.game.players[self.seat].name}) only.",
+                         "refused.other_seat", seat=self.seat + 1, name=self.game.players[self.seat].name)
 
     def check_advance(self, to_end: bool) -> None:
         """A spectator never moves the bots; "Run to end" plays people's seats too, so only when all of them are played here."""
         people = [i for i in range(len(self.seats)) if self.is_person(i)]
         if to_end and (not self.can_drive or not all(self.plays_here(i) for i in people)):
-            raise Refused("Run to end would play other people's seats: it is not available while others play.")
+            raise Refused("Run to end would play other people's seats: it is not available while others play.", "refused.run_to_end")
         if not self.can_drive:
-            raise Refused("This is a spectator's view: it cannot act.")
+            raise Refused("This is a spectator's view: it cannot act.", "refused.spectator")
 
     # ------------------------------------------------------------ the log
 
@@ -195,7 +197,7 @@ class RoomTable:
 
     def undo(self) -> None:
         """A shared room keeps its log: undo is for games on one screen."""
-        raise Refused("Undo is not available in a shared room: every device has seen the move.")
+        raise Refused("Undo is not available in a shared room: every device has seen the move.", "refused.undo_shared")
 
     # ------------------------------------------------------------ seats, links and the owner's games
 
@@ -203,7 +205,7 @@ class RoomTable:
         """The owner swaps a seat between a person and a bot."""
         check_seat(kind)
         if self.owner_key is None:
-            raise Refused("Only the person who started the game can swap seats.")
+            raise Refused("Only the person who started the game can swap seats.", "refused.not_owner_seats")
         room = self.store.room(self.room_id)
         seats = tuple(Seat(kind if i == player else s.kind, s.token_hash, s.joined) for i, s in enumerate(room.seats))
         self.store.set_seats(self.room_id, seats)
@@ -253,5 +255,5 @@ class RoomTable:
         """One of the owner's games, replayed from its stored log."""
         room = self.store.room(room_id)
         if self.owner_key is None or not room.is_owner(self.owner_key):
-            raise Refused("only the person who started a game can export it from here")
+            raise Refused("only the person who started a game can export it from here", "refused.not_owner_export")
         return replay(room.setup, self.store.actions(room_id))

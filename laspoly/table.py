@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from laspoly.bots.basic import DEFAULT_OPPONENT, TEMPERAMENTS, Bot, make_bot
 from laspoly.engine import actions as A
@@ -30,7 +30,15 @@ SEAT_CHOICES = (PERSON, *TEMPERAMENTS)
 
 
 class Refused(LaspolyError):
-    """A request this screen may not make: another seat's move, a spectator acting, undo in a shared room."""
+    """A request this screen may not make: another seat's move, a spectator acting, undo in a shared room.
+
+    The message is English; ``key`` and ``values`` name the dashboard's words for it, so a page in
+    another language can say the same.
+    """
+
+    def __init__(self, message: str, key: str = "", **values: Any) -> None:
+        super().__init__(message)
+        self.key, self.values = key, values
 
 
 def check_seat(kind: str) -> str:
@@ -135,7 +143,7 @@ def take_back(game: Game, is_person: Callable[[int], bool]) -> Game:
     history = game.history
     last = max((k for k, a in enumerate(history) if is_person(a.player)), default=None)
     if last is None:
-        raise Refused("There is no decision of a person to take back.")
+        raise Refused("There is no decision of a person to take back.", "refused.nothing_to_undo")
     return replay(game.setup, history[:last])
 
 
@@ -205,7 +213,7 @@ class LocalTable:
 
     def export_game(self, room_id: str) -> Game:
         """There are no stored games to export."""
-        raise Refused("a game on one screen has no stored games")
+        raise Refused("a game on one screen has no stored games", "refused.not_stored")
 
     def add_guess(self, guess: Guess) -> None:
         """Kept with the game on this screen."""
@@ -217,4 +225,4 @@ class LocalTable:
 
     def create_class(self, name: str) -> NewClass:
         """A class lives in the server's database: a game on one screen has none."""
-        raise Refused("A class needs the served dashboard (laspoly serve), where its games are stored.")
+        raise Refused("A class needs the served dashboard (laspoly serve), where its games are stored.", "refused.no_class")

@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import functools
 import importlib.util
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -181,6 +182,37 @@ def mutate(doc: Any, path: tuple[Any, ...], value: Any) -> Any:
         target = target[key]
     target[path[-1]] = value
     return doc
+
+
+#: English catalogue texts that are also ordinary Spanish words ("un total de 3"), so a Spanish page may show them.
+SPANISH_TOO = {"total", "hotel"}
+
+
+def english_patterns() -> list[tuple[str, re.Pattern[str]]]:
+    """Every English text of the dashboard's and the engine's catalogues that differs from its Spanish, as a pattern.
+
+    A placeholder matches any text; a match must start and end at a word's edge,
+    so "turn" does not match inside "turno".  The language switch names English
+    in English on purpose, and is left out.
+    """
+    from laspoly.engine.reasons import reasons
+    from laspoly.ui.i18n import catalogue
+
+    out = []
+    for key, texts in [*catalogue().items(), *reasons().items()]:
+        en = texts["en"]
+        if en == texts["es"] or key.startswith("lang.") or en in SPANISH_TOO:
+            continue
+        parts = re.split(r"\{[^}]*\}", en)
+        body = ".+?".join(re.escape(p) for p in parts)
+        out.append((key, re.compile(rf"(?<![\wÀ-ÿ]){body}(?![\wÀ-ÿ])")))
+    return out
+
+
+def english_in(lines: list[str]) -> list[tuple[str, str]]:
+    """The (catalogue key, line) pairs where an English-only text of the catalogues appears in ``lines``."""
+    patterns = english_patterns()
+    return [(key, line) for line in lines for key, pattern in patterns if pattern.search(line)]
 
 
 @functools.cache

@@ -19,7 +19,6 @@ from laspoly.ui.board import (
     CARD_WIDTH,
     NAME_LINES,
     NAME_WIDTH,
-    WORDS,
     BoardFigure,
     Move,
     board_data,
@@ -31,6 +30,7 @@ from laspoly.ui.board import (
     move_marks,
     this_turn_card,
     token_data,
+    word,
     wrap,
 )
 from laspoly.ui.common import PLAYER_COLORS, PLAYER_MARKERS
@@ -268,8 +268,13 @@ def test_every_field_name_and_card_fits_its_place_without_a_cut(preset: str, lan
             assert "…" not in text and len(text.split("\n")) <= CARD_LINES
 
 
-def test_every_word_of_the_board_is_in_english_and_spanish() -> None:
-    assert all(set(table) == {"en", "es"} for table in WORDS.values())
+def test_the_boards_words_come_from_the_catalogue_in_both_languages() -> None:
+    from laspoly.ui.i18n import catalogue
+
+    rows = {k: v for k, v in catalogue().items() if k.startswith("board.")}
+    assert {"board.pot", "board.rolled", "board.owned_by", "board.last_move"} <= set(rows)
+    assert all(set(texts) == {"en", "es"} and texts["es"] for texts in rows.values())
+    assert word("houses", "es", "sculptprice", n=2) == "2 Actualizaciones"
 
 
 def test_every_text_and_marker_of_the_figure_scales_with_the_boards_width() -> None:

@@ -89,12 +89,12 @@ def test_a_property_chosen_in_the_list_is_the_selection_of_the_buttons_the_card_
     assert c.field.value == -1 and c.mortgage.disabled  # nothing chosen yet: the buttons say so
     c.field.value = street  # the person picks it in the "Property" list
     assert m.selected_field == street and d.board.cells.selected.indices == [street]
-    assert not c.mortgage.disabled and c.repay.disabled and "it is not mortgaged" in c.repay.description
+    assert not c.mortgage.disabled and c.repay.disabled and "it is not mortgaged" in c.why.object
     c.mortgage.clicks += 1
     assert m.game.mortgaged[street] and not c.repay.disabled
     d.board.cells.selected.indices = [1]  # a click on the board on a field that is not hers
     assert m.selected_field == 1 and c.field.value == -1 and c.mortgage.disabled
-    assert "choose one of your properties first" in c.mortgage.description
+    assert "choose one of your properties first" in c.why.object  # listed beside the buttons, not in a tooltip over them
 
 
 # ---------------------------------------------------------------- 3. whose turn, in large type
@@ -209,6 +209,17 @@ def test_claim_rent_shows_the_amount_and_is_the_primary_button_while_it_can_be_c
     assert "claim" in _text(c.header.object) and "lapses at the next roll" in _text(c.header.object)
     c.claim.clicks += 1
     assert c.claim.disabled and c.claim.label == "Claim rent" and c.roll.color == "primary"
+
+
+def test_end_turn_is_the_primary_button_once_the_roll_is_done() -> None:
+    d = _dashboard(dice="1-2")
+    m, c = d.model, d.controls
+    assert c.roll.color == "primary" and c.end_turn.color == "default"
+    m.act(A.Roll(0))
+    m.act(A.DeclineBuy(0))
+    assert c.roll.disabled and not c.end_turn.disabled and c.end_turn.color == "primary"
+    m.act(A.EndTurn(0))
+    assert c.end_turn.color == "default"
 
 
 def test_a_trade_offer_shows_on_the_receivers_card_and_header_with_its_answer_at_hand() -> None:

@@ -205,7 +205,7 @@ def test_the_play_tab_is_filled_in_steps_the_turns_controls_first_then_the_board
     winner, row = d._slots[0].objects
     assert winner is d.winner.panel
     board, side = row.objects
-    assert isinstance(board, pn.pane.Bokeh) and board.object is d.board.figure
+    assert [p.object for p in board.select(pn.pane.Bokeh)] == [d.board.figure]
     header, cards, turn, manage, guessing, card, log = side.objects
     assert header is d.controls.header and cards is d.cards.pane and d.guessing.switch in guessing.select(pn.widgets.Switch)
     assert d.controls.autoplay in turn.select(pn.widgets.Toggle)
@@ -341,3 +341,20 @@ def test_the_engines_player_limit_of_2_to_8_holds_in_the_dashboard_and_8_seats_r
     badges = re.findall(r'<span style="color:(#\w+);font-size:1.2em" aria-hidden="true">(.)</span>', d.players.table.object)
     assert len(badges) == 8 and len(set(badges)) == 8  # every seat its own colour and shape
     assert len(set(token_data(m)["marker"])) == 8
+
+
+def test_keys_r_e_and_n_press_roll_end_turn_and_next_only_when_enabled_and_on_the_play_tab() -> None:
+    d = Dashboard(_model("1-2 3-4 2-5"))
+    m, c = d.model, d.controls
+    assert not c.press("e") and m.game.turns == 1  # End turn is off before the roll
+    c.keys.press = f"r {1}"  # as the browser reports a key
+    assert m.game.phase == "buy"
+    m.act(A.DeclineBuy(0))
+    assert c.press("E") and m.game.current == 1
+    d.tabs.active = 1  # on another tab the keys do nothing
+    c.keys.press = "n 2"
+    assert m.game.current == 1
+    d.tabs.active = 0
+    c.keys.press = "n 3"
+    assert m.game.current == 2
+    assert not c.press("x")

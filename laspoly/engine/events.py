@@ -52,6 +52,8 @@ class Event:
             out["card"] = namer.card_text(out["deck"], out["card"], lang)
         if "reason" in out:
             out["reason"] = REASONS.get(lang, REASONS["en"]).get(out["reason"], out["reason"])
+        if "building" in out:
+            out["building"] = BUILDINGS.get(lang, {}).get(out["building"], out["building"])
         return out
 
     def as_dict(self) -> dict[str, Any]:
@@ -113,6 +115,10 @@ def default_names(count: int, lang: str = "en") -> list[str]:
 def player_number(index: Any) -> str:
     """A player index as people count players, from 1 (``0`` is "1"); anything else as typed."""
     return str(index + 1) if isinstance(index, int) and not isinstance(index, bool) else repr(index)
+
+
+#: Buildings in Spanish, with their article ("construyó una casa"); English templates say "a {building}" themselves.
+BUILDINGS = {"es": {"house": "una casa", "hotel": "un hotel", "factory": "una fábrica"}}
 
 
 def _contract(text: str, lang: str) -> str:

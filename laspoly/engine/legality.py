@@ -12,6 +12,7 @@ from typing import Any
 
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
+from laspoly.engine.reasons import refusal
 from laspoly.engine.state import AUCTION, BUY, DEBT, MANAGING, OVER, TRAVEL, TURN, TradeOffer
 from laspoly.engine.wording import Wording
 
@@ -26,23 +27,23 @@ class Legality(Wording):
     def why_illegal(self, action: Any) -> str | None:
         """The reason ``action`` is not allowed now, in plain words, or None if it is legal."""
         if not isinstance(action, A.Action) or type(action) not in _CHECKS:
-            return f"{action!r} is not a laspoly action"
+            return refusal(self, "action.unknown", action=repr(action))
         p = action.player
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(self.players):
-            return f"there is no player {E.player_number(p)} (the players are 1 to {len(self.players)})"
+            return refusal(self, "action.no_player", number=E.player_number(p), count=len(self.players))
         if self.phase == OVER:
-            return "the game is over"
+            return refusal(self, "game.over")
         if not self.players[p].active:
-            return "that player is out of the game"
+            return refusal(self, "player.out")
         if not isinstance(action, A.ClaimRent) and p != self.actor:
-            return f"it is {self.players[self.actor].name}'s decision now"
+            return refusal(self, "turn.not_yours", who=self.actor)
         for name in _WHOLE_NUMBERS[type(action)]:
             v = getattr(action, name)
             if not isinstance(v, int) or isinstance(v, bool):
-                return f"{name} must be a whole number"
+                return refusal(self, "action.whole_number", name=name)
         fld = getattr(action, "field", None)
         if fld is not None and not 0 <= fld < len(self.fields):
-            return f"there is no field {fld}"
+            return refusal(self, "action.no_field", value=str(fld))
         return _CHECKS[type(action)](self, action)
 
     def legal_actions(self, player: int | None = None) -> list[A.Action]:
@@ -87,44 +88,44 @@ class Legality(Wording):
         if self.phase != TURN:
             return self._phase_reason()
         if not self.rolls_due:
-            return "no roll is due; end the turn"
+            return refusal(self, "roll.not_due")
         return None
 
     def _why_end_turn(self, a: A.EndTurn) -> str | None:
         if self.phase != TURN:
             return self._phase_reason()
         if self.rolls_due:
-            return "you still have to roll" + (" (you rolled doubles)" if self.doubles_count else "")
+            return refusal(self, "end.must_roll_doubles" if self.doubles_count else "end.must_roll")
         return None
 
     def _why_buy(self, a: A.Buy) -> str | None:
         if self.phase != BUY:
-            return "there is nothing to buy now"
+            return refusal(self, "buy.nothing")
         price = self.fields[self.pending_field].price
         if price > self.players[a.player].cash:
-            return f"it costs {self.money(price)} and you have {self.money(self.players[a.player].cash)}"
+            return refusal(self, "money.short", cost=price, cash=self.players[a.player].cash)
         return None
 
     def _why_decline(self, a: A.DeclineBuy) -> str | None:
-        return None if self.phase == BUY else "there is nothing to buy now"
+        return None if self.phase == BUY else refusal(self, "buy.nothing")
 
     def _why_travel(self, a: A.Travel) -> str | None:
         if self.phase != TRAVEL:
-            return "you can take the train only right after landing on a station"
+            return refusal(self, "travel.not_now")
         here = self.players[a.player].pos
         if a.field not in self.stations or a.field == here:
-            return "the train goes only to another station"
+            return refusal(self, "travel.other_station")
         fare = self.train_fare(here, a.field)
         if fare > self.players[a.player].cash:
-            return f"the fare is {self.money(fare)} and you have {self.money(self.players[a.player].cash)}"
+            return refusal(self, "travel.fare", fare=fare, cash=self.players[a.player].cash)
         return None
 
     def _why_stay(self, a: A.StayPut) -> str | None:
-        return None if self.phase == TRAVEL else "there is no train to decline"
+        return None if self.phase == TRAVEL else refusal(self, "travel.none")
 
     def _own_turn_reason(self, a: A.Action) -> str | None:
         if self.phase not in MANAGING or a.player != self.current:
-            return "you can do that only on your own turn, outside an auction or a debt"
+            return refusal(self, "manage.own_turn")
         return None
 
     def _why_build(self, a: A.Build) -> str | None:
@@ -133,52 +134,52 @@ class Legality(Wording):
             return reason
         i, r = a.field, self.rules
         if not self.owns_group(a.player, i):
-            return "you need the whole colour group"
+            return refusal(self, "build.whole_group")
         if any(self.mortgaged[j] for j in self.group_of[i]):
-            return "a street of this group is mortgaged"
+            return refusal(self, "build.group_mortgaged")
         if self.factory[i]:
-            return "a factory is final; nothing can be built on it"
+            return refusal(self, "build.factory_final")
         levels = self._even_levels(i)
         if a.building == "factory":
             if not self.fields[i].factory_price:
-                return "this street allows no factory"
+                return refusal(self, "build.no_factory")
             if self.level[i]:
-                return "a factory goes only on a street with no building"
+                return refusal(self, "build.factory_unbuilt")
         elif a.building == "hotel":
             if not r.hotels or r.max_houses == 0:
-                return "these rules have no hotels"
+                return refusal(self, "build.no_hotels")
             if self.level[i] == self.hotel_level:
-                return "there is a hotel already"
+                return refusal(self, "build.has_hotel")
             if self.level[i] != r.max_houses or min(levels) < r.max_houses:
-                return f"a hotel needs {r.max_houses} houses on every street of the group without a factory"
+                return refusal(self, "build.hotel_needs", houses=r.max_houses)
             if r.building_shortage and self.hotels_left < 1:
-                return "the bank has no hotels left"
+                return refusal(self, "build.no_hotels_left")
         elif a.building == "house":
             if self.level[i] >= r.max_houses:
-                return f"a street holds at most {r.max_houses} houses"
+                return refusal(self, "build.max_houses", houses=r.max_houses)
             if self.level[i] > min(levels):
-                return "you must build evenly across the group"
+                return refusal(self, "build.evenly")
             if r.building_shortage and self.houses_left < 1:
-                return "the bank has no houses left"
+                return refusal(self, "build.no_houses_left")
         else:
-            return f"there is no building called {a.building!r}"
+            return refusal(self, "build.unknown", building=repr(a.building))
         cost = self.build_cost(i, a.building)
         if cost > self.players[a.player].cash:
-            return f"it costs {self.money(cost)} and you have {self.money(self.players[a.player].cash)}"
+            return refusal(self, "money.short", cost=cost, cash=self.players[a.player].cash)
         return None
 
     def _owns_street(self, player: int, i: int) -> str | None:
         if self.owner[i] != player:
-            return "you do not own it"
+            return refusal(self, "own.not_owner")
         if self.fields[i].kind != "street":
-            return "only streets take buildings"
+            return refusal(self, "own.not_street")
         return None
 
     def _manage_reason(self, a: A.Action) -> str | None:
         """Selling and mortgaging: on one's own turn, or as the debtor in a debt (C11)."""
         if self.phase == DEBT:
             assert self.debt is not None
-            return None if a.player == self.debt.payer else "only the debtor may sell now"
+            return None if a.player == self.debt.payer else refusal(self, "debt.only_debtor")
         return self._own_turn_reason(a)
 
     def _even_levels(self, i: int, besides: int | None = None) -> list[int]:
@@ -195,14 +196,14 @@ class Legality(Wording):
             # L12 with L17: the street comes back unbuilt and rejoins the group's evenness, so the sale
             # must keep the group even: the other streets without a factory hold at most one house
             if max(self._even_levels(i, besides=i), default=0) > 1:
-                return "selling the factory would leave the group uneven: sell the other streets down to one house first"
+                return refusal(self, "sell.factory_uneven")
             return None
         if self.level[i] == self.hotel_level:
             return None
         if not self.level[i]:
-            return "there is no building on it"
+            return refusal(self, "sell.no_building")
         if self.level[i] < max(self._even_levels(i)):
-            return "you must sell evenly: sell from the most built street first"
+            return refusal(self, "sell.evenly")
         return None
 
     def _why_sell_property(self, a: A.SellProperty) -> str | None:
@@ -210,11 +211,11 @@ class Legality(Wording):
         if reason:
             return reason
         if self.owner[a.field] != a.player:
-            return "you do not own it"
+            return refusal(self, "own.not_owner")
         if self.mortgaged[a.field]:
-            return "a mortgaged property cannot be sold to the bank"
+            return refusal(self, "sell.mortgaged")
         if self.group_has_buildings(a.field):
-            return "sell the group's buildings first"
+            return refusal(self, "sell.buildings_first")
         return None
 
     def _why_mortgage(self, a: A.Mortgage) -> str | None:
@@ -222,13 +223,13 @@ class Legality(Wording):
         if reason:
             return reason
         if self.rules.mortgage_when == "debt_only" and self.phase != DEBT:
-            return "you may mortgage only to pay a debt that your cash cannot cover"
+            return refusal(self, "mortgage.debt_only")
         if self.owner[a.field] != a.player:
-            return "you do not own it"
+            return refusal(self, "own.not_owner")
         if self.mortgaged[a.field]:
-            return "it is mortgaged already"
+            return refusal(self, "mortgage.already")
         if self.group_has_buildings(a.field):
-            return "sell the group's buildings first"
+            return refusal(self, "sell.buildings_first")
         return None
 
     def _why_repay(self, a: A.Repay) -> str | None:
@@ -236,20 +237,20 @@ class Legality(Wording):
         if reason:
             return reason
         if self.owner[a.field] != a.player:
-            return "you do not own it"
+            return refusal(self, "own.not_owner")
         if not self.mortgaged[a.field]:
-            return "it is not mortgaged"
+            return refusal(self, "repay.not_mortgaged")
         cost = self.repay_price(a.field)
         if cost > self.players[a.player].cash:
-            return f"repaying costs {self.money(cost)} and you have {self.money(self.players[a.player].cash)}"
+            return refusal(self, "repay.cost", cost=cost, cash=self.players[a.player].cash)
         return None
 
     def _prison_start_reason(self, a: A.Action) -> str | None:
         p = self.players[a.player]
         if self.phase != TURN or not p.in_prison:
-            return "you are not in prison"
+            return refusal(self, "prison.not_in")
         if self.prison_tries:
-            return "you have already rolled this turn"
+            return refusal(self, "prison.rolled")
         return None
 
     def _why_pay_fine(self, a: A.PayFine) -> str | None:
@@ -258,24 +259,24 @@ class Legality(Wording):
             return reason
         p = self.players[a.player]
         if p.prison_turns >= self.rules.jail_fine_turns:
-            return f"the fine may be paid only on the first {self.rules.jail_fine_turns} prison turns"
+            return refusal(self, "prison.fine_turns", turns=self.rules.jail_fine_turns)
         if self.rules.jail_fine > p.cash:
-            return f"the fine is {self.money(self.rules.jail_fine)} and you have {self.money(p.cash)}"
+            return refusal(self, "prison.fine", fine=self.rules.jail_fine, cash=p.cash)
         return None
 
     def _why_jail_card(self, a: A.UseJailCard) -> str | None:
         reason = self._prison_start_reason(a)
         if reason:
             return reason
-        return None if self.players[a.player].jail_cards else "you hold no Get-Out-of-Prison card"
+        return None if self.players[a.player].jail_cards else refusal(self, "prison.no_card")
 
     def _why_propose(self, a: A.ProposeTrade) -> str | None:
         if self.phase != TURN or a.player != self.current:
-            return "offers are sent only on your own turn (L16)"
+            return refusal(self, "trade.own_turn")
         if not isinstance(a.to, int) or not 0 <= a.to < len(self.players) or a.to == a.player or not self.players[a.to].active:
-            return "choose another player who is still in the game"
+            return refusal(self, "trade.other_player")
         if not (a.give or a.take or a.cash or a.give_cards or a.take_cards):
-            return "the offer is empty"
+            return refusal(self, "trade.empty")
         offer = TradeOffer(0, a.player, a.to, tuple(a.give), tuple(a.take), a.cash, a.give_cards, a.take_cards)
         return self._offer_problem(offer)
 
@@ -283,33 +284,34 @@ class Legality(Wording):
         """Why an offer does not match what the players own, or None (L16, C9)."""
         for name, fields_, who in (("give", o.give, o.proposer), ("take", o.take, o.receiver)):
             if len(set(fields_)) != len(fields_):
-                return f"{name} lists a field twice"
+                return refusal(self, f"trade.twice_{name}")
             for i in fields_:
                 if not isinstance(i, int) or not 0 <= i < len(self.fields) or self.owner[i] != who:
-                    return f"{self._pname(who)} does not own {self._fname(i)}"
+                    known = isinstance(i, int) and 0 <= i < len(self.fields)
+                    return refusal(self, "trade.not_owner", who=who, field=i if known else f"field {i!r}")
                 req = self.rules.trade_requires
                 if req == "unbuilt_property" and (self.level[i] or self.factory[i]):
-                    return f"{self._fname(i)} has buildings on it"
+                    return refusal(self, "trade.built", field=i)
                 if req == "unbuilt_group" and self.group_has_buildings(i):
-                    return f"{self._fname(i)}'s group has buildings on it"
+                    return refusal(self, "trade.group_built", field=i)
         for n in (o.give_cards, o.take_cards):
             if not isinstance(n, int) or n < 0:
-                return "card counts must be whole numbers of at least 0"
+                return refusal(self, "trade.card_counts")
         if (o.give_cards or o.take_cards) and not self.rules.jail_cards_tradable:
-            return "Get-Out-of-Prison cards cannot be traded under these rules"
+            return refusal(self, "trade.cards_not_tradable")
         if o.give_cards > len(self.players[o.proposer].jail_cards) or o.take_cards > len(self.players[o.receiver].jail_cards):
-            return "not enough Get-Out-of-Prison cards"
+            return refusal(self, "trade.not_enough_cards")
         payer = o.proposer if o.cash > 0 else o.receiver
         if abs(o.cash) > self.players[payer].cash:
-            return f"{self.players[payer].name} does not have {self.money(abs(o.cash))}"
+            return refusal(self, "trade.cash_short", who=payer, amount=abs(o.cash))
         return None
 
     def _offer_to(self, a: A.AcceptTrade | A.DeclineTrade) -> TradeOffer | str:
         if self.phase != TURN or a.player != self.current:
-            return "offers are answered only on your own turn (L16)"
+            return refusal(self, "trade.answer_own_turn")
         o = self.offers.get(a.offer)
         if o is None or o.receiver != a.player:
-            return f"there is no pending offer #{a.offer} to you"
+            return refusal(self, "trade.no_offer", offer=a.offer)
         return o
 
     def _why_accept(self, a: A.AcceptTrade) -> str | None:
@@ -317,7 +319,7 @@ class Legality(Wording):
         if isinstance(o, str):
             return o
         problem = self._offer_problem(o)
-        return f"the offer has lapsed: {problem}" if problem else None
+        return refusal(self, "trade.lapsed", problem=problem) if problem else None
 
     def _why_decline_trade(self, a: A.DeclineTrade) -> str | None:
         o = self._offer_to(a)
@@ -326,28 +328,26 @@ class Legality(Wording):
     def _why_bid(self, a: A.PlaceBid) -> str | None:
         au = self.auction
         if self.phase != AUCTION or au is None:
-            return "there is no auction"
+            return refusal(self, "auction.none")
         if a.amount <= au.high:
-            return f"a bid must be more than {self.money(au.high)}"
+            return refusal(self, "auction.low_bid", amount=au.high)
         if not self._covers(self.players[a.player].cash - a.amount):
-            return f"you have only {self.money(self.players[a.player].cash)}"
+            return refusal(self, "auction.cash", cash=self.players[a.player].cash)
         return None
 
     def _why_pass_auction(self, a: A.PassAuction) -> str | None:
-        return None if self.phase == AUCTION else "there is no auction"
+        return None if self.phase == AUCTION else refusal(self, "auction.none")
 
     def _why_claim(self, a: A.ClaimRent) -> str | None:
         if self.phase not in MANAGING:
-            return "rent can be claimed once the current decision is made"
+            return refusal(self, "claim.not_now")
         if not any(o == a.player and f == a.field for (_, o, f, _) in self.claims):
-            return "no rent is waiting to be claimed for that field"
+            return refusal(self, "claim.nothing")
         return None
 
     def _phase_reason(self) -> str:
-        return {
-            BUY: "first decide whether to buy", TRAVEL: "first decide whether to take the train",
-            AUCTION: "an auction is running", DEBT: "a debt must be paid first",
-        }.get(self.phase, "not now")
+        key = {BUY: "phase.buy", TRAVEL: "phase.travel", AUCTION: "phase.auction", DEBT: "phase.debt"}.get(self.phase, "phase.other")
+        return refusal(self, key)
 
 
 #: One check per action type, looked up by ``type(action)``.

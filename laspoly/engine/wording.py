@@ -8,6 +8,7 @@ from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.events import BANK, POT
 from laspoly.engine.position import Position
+from laspoly.engine.reasons import word
 
 
 class Wording(Position):
@@ -40,6 +41,10 @@ class Wording(Position):
     def describe(self, event: E.Event, lang: str = "en") -> str:
         """One event as a sentence."""
         return event.text(self, lang)
+
+    def explain(self, reason: str, lang: str = "en") -> str:
+        """A reason from :meth:`why_illegal` in ``lang``, in this preset's own words where its rulebook has them."""
+        return word(reason, self, lang, self.preset.id)
 
     def describe_action(self, action: A.Action) -> str:
         """An action in words, naming fields: "build a house on Fremont Street"."""

@@ -14,6 +14,7 @@ from typing import Any
 
 import panel as pn
 import param
+from bokeh.models import TabPanel
 from panel.viewable import Viewer
 
 from laspoly.classes import ClassData, find_class, open_class
@@ -22,7 +23,7 @@ from laspoly.rooms import join_room, new_owner_key, open_room, owner_link
 from laspoly.store import Store, StoreError, default_url, open_store
 from laspoly.table import PERSON
 from laspoly.ui.board import BoardFigure
-from laspoly.ui.common import TabView, esc
+from laspoly.ui.common import BUTTON_CSS, LANGUAGES, TabView, esc
 from laspoly.ui.common import is_served as _serving
 from laspoly.ui.controls import ControlsView
 from laspoly.ui.demonstrations import DemonstrationsView
@@ -41,6 +42,22 @@ CSS = """
 .lp-players th, .lp-players td { padding: 3px 6px; border-bottom: 1px solid #ddd; text-align: left; }
 button:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
 """
+
+
+#: Each tab's catalogue key.
+TAB_TITLES = {"play": "tab.play", "players": "tab.players", "probability": "tab.probability", "replay": "tab.replay", "rules": "tab.rules",
+              "setup": "tab.new_game", "teacher": "tab.teacher", "files": "tab.files", "invite": "tab.invite", "my_games": "tab.my_games"}
+
+
+#: The board keeps its square and fits the window: as wide as the page allows, at most 760 px, and never taller
+#: than the window below the header (so at 1280 x 720, even zoomed, the whole board is in view).
+BOARD_STYLES = {"width": "min(100%, 760px, calc(100vh - 92px))", "min-width": "300px", "flex": "0 0 auto"}
+#: On an upright screen the controls go below the board, so the board leaves room under it for whose turn it is, the
+#: player cards and the turn's buttons (at 768 x 1024 all of them are in view without scrolling).
+BOARD_UPRIGHT_CSS = ("@media (orientation: portrait) { :host { width: min(100%, 760px, calc(100vh - 420px)) !important;"
+                     " margin: 0 auto; } }")
+#: The controls beside the board take the rest of the row, or go below the board when less than 340 px is left.
+SIDE_STYLES = {"flex": "1 1 340px", "min-width": "300px"}
 
 
 def _page_open() -> bool:
@@ -68,25 +85,23 @@ class Dashboard(Viewer):
         self.winner = WinnerView(model=m)
         self.guessing = GuessView(model=m)
         m.param.watch(self._select_on_board, "selected_field")
-        self.lang = pn.widgets.RadioButtonGroup(options={"English": "en", "Español": "es"}, value=m.lang, width=200)
-        self.lang.param.watch(lambda e: setattr(m, "lang", e.new), "value")
+        self.lang = pn.widgets.RadioButtonGroup(options=LANGUAGES, value=m.lang, width=200, stylesheets=[BUTTON_CSS])
+        self.lang.param.watch(self._switch_language, "value")
         m.param.watch(lambda e: setattr(self.lang, "value", e.new), "lang")
         m.param.watch(self._refresh_board, ["version", "lang"])
         # The first page builds only "Play".  Every other tab starts as an empty slot; its view is made the
         # first time the tab is shown (or the attribute is read) and kept from then on.  Panel's own dynamic
         # tabs would rebuild a tab each time it is shown.
         self._views: dict[str, Any] = {}
-        pages = [("Play", "play"), ("Players", "players"), ("Probability", "probability"), ("Replay", "replay"), ("Rules", "rules"),
-                 ("New game", "setup"), ("For teachers", "teacher"), ("Save and load", "files")]
-        if m.shared:
-            pages += [("Invite", "invite"), ("My games", "my_games")]
-        self._page_names = [name for _, name in pages]
+        pages = ["play", "players", "probability", "replay", "rules", "setup", "teacher", "files"] + (["invite", "my_games"] if m.shared else [])
+        self._page_names = pages
         self._slots = [pn.Column(sizing_mode="stretch_width") for _ in pages]
-        self.tabs = pn.Tabs(*((title, slot) for (title, _), slot in zip(pages, self._slots, strict=True)),
+        self.tabs = pn.Tabs(*((m.t(TAB_TITLES[name]), slot) for name, slot in zip(pages, self._slots, strict=True)),
                             dynamic=False, sizing_mode="stretch_width")
+        m.param.watch(self._title_tabs, "lang")
         self.tabs.param.watch(self._show_tab, "active")
         if _serving():  # a served page gets "Play" in steps once it has loaded; a notebook gets it at once
-            self._slots[0].objects = [pn.pane.HTML("<p>Setting out the board…</p>")]
+            self._slots[0].objects = [pn.pane.HTML(f"<p>{esc(m.t('app.loading'))}</p>")]
             pn.state.onload(self._fill_play)
         else:
             self._fill_play()
@@ -101,6 +116,28 @@ class Dashboard(Viewer):
             pn.Row(pn.pane.HTML("<h2 style='margin:4px 0'>Las Poly</h2>"), pn.HSpacer(), self.lang),
             self.tabs, sizing_mode="stretch_width", stylesheets=[CSS],
         )
+
+    def _switch_language(self, event: Any) -> None:
+        """Reword the whole page; on a served page every view's new words reach the browser as one message."""
+        with self.model.redraw_batch():
+            self.model.lang = event.new
+
+    def _title_tabs(self, *_: Any) -> None:
+        """Tab titles in the page's language.
+
+        The browser draws a tab's title only when the list of tabs changes, so
+        each tab gets a new header holding the same content: the content's views
+        are kept, only the titles are drawn again.
+        """
+        titles = [self.model.t(TAB_TITLES[name]) for name in self._page_names]
+        self.tabs._names = titles  # Panel keeps the titles beside the tabs, for the next time it draws them
+        for ref, (root, _) in self.tabs._models.items():
+            headers = [TabPanel(title=title, child=old.child, name=old.name, closable=old.closable)
+                       for old, title in zip(root.tabs, titles, strict=True)]
+            cache = self.tabs._panels.get(ref, {})
+            for slot, header in zip(self._slots, headers, strict=True):
+                cache[id(slot)] = header
+            root.tabs = headers
 
     def _view(self, name: str) -> Any:
         """The view of a tab other than "Play", made on first use."""
@@ -133,11 +170,12 @@ class Dashboard(Viewer):
         steps (the turn's controls, the board, the other controls, the property
         card and log), other sessions' steps run in between.
         """
-        side = pn.Column(self.controls.header, self.cards, self.controls.turn_controls(), sizing_mode="stretch_width", min_width=360)
-        row = pn.Row(side, sizing_mode="stretch_width")
+        side = pn.Column(self.controls.header, self.cards, self.controls.turn_controls(), sizing_mode="stretch_width", styles=SIDE_STYLES)
+        row = pn.FlexBox(side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
         steps = [
             lambda: self._slots[0].param.update(objects=[self.winner, row]),
-            lambda: row.insert(0, pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=760, min_width=320)),
+            lambda: row.insert(0, pn.Column(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width"), styles=BOARD_STYLES,
+                                               stylesheets=[BOARD_UPRIGHT_CSS])),
             lambda: side.append(self.controls.manage_controls()),
             lambda: side.extend([self.guessing, self.card, self.log]),
         ]
@@ -173,6 +211,7 @@ class Dashboard(Viewer):
 
     def _show_tab(self, *_: Any) -> None:
         active = self.tabs.active
+        self.controls.shortcuts_on = self._page_names[active] == "play"  # r, e and n act on the Play tab only
         if not self._slots[active].objects:
             self._slots[active].objects = [self._view(self._page_names[active])]
         # views in hidden tabs redraw when shown
@@ -189,7 +228,7 @@ class Dashboard(Viewer):
             if m.bots_move_alone:
                 m.advance(max_actions=1)
         except StoreError as exc:
-            m.message = f"The game database is not available: {exc}"
+            m.message = m.t("msg.database", error=exc)
         except Exception:  # a poll must never stop the session's timer
             logging.getLogger("laspoly.rooms").exception("polling the room failed")
 
@@ -258,7 +297,7 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
             model = GameModel(table=table, lang=table.lang)
             return Dashboard(model) if model.can_drive else ProjectorView(model)
         except StoreError as exc:
-            note = f"That link did not open a game: {exc}. A new game was started instead."
+            note = tr("msg.bad_link", error=exc)
     if code and teacher:
         try:
             record = open_class(store, code, teacher)

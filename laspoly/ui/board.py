@@ -26,6 +26,7 @@ from bokeh.plotting import figure
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
 from laspoly.ui.common import PLAYER_COLORS, PLAYER_MARKERS
+from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
 SIDE = 11
@@ -41,31 +42,13 @@ BASE_WIDTH = 720
 NAME_WIDTH, NAME_LINES = 13, 3
 #: Characters per line of a card's text in the middle, and lines at most.
 CARD_WIDTH, CARD_LINES = 46, 4
-#: The figure's words, English and Spanish side by side.
-WORDS: dict[str, dict[str, str]] = {
-    "casino_pot": {"en": "Casino pot: {amount}", "es": "Bote del casino: {amount}"},
-    "pot": {"en": "Pot: {amount}", "es": "BOTE: {amount}"},
-    "mortgaged": {"en": "mortgaged", "es": "hipotecada"},
-    "rolled": {"en": "{who} rolled {d1} + {d2} = {total}", "es": "{who} sacó {d1} + {d2} = {total}"},
-    "doubles": {"en": "{text} (doubles)", "es": "{text} (dobles)"},
-    "card": {"en": "{deck} card drawn by {who}", "es": "Carta de {deck}, cogida por {who}"},
-    "last_move": {"en": "Last move: {who}, {src} → {dst}", "es": "Último movimiento: {who}, {src} → {dst}"},
-    "owned_by": {"en": "owned by {who}", "es": "propiedad de {who}"},
-    "house": {"en": "1 house", "es": "1 casa"},
-    "houses": {"en": "{n} houses", "es": "{n} casas"},
-    "hotel": {"en": "a hotel", "es": "un hotel"},
-    "factory": {"en": "a factory", "es": "una fábrica"},
-    "in_prison": {"en": "{who} (in prison)", "es": "{who} (en prisión)"},
-}
-
 HOUSE_COLOR, HOTEL_COLOR, FACTORY_COLOR = "#1b7e3c", "#c0392b", "#4b4b4b"
 MORTGAGE_COLOR = "#8b0000"
 
 
-def word(key: str, lang: str, **values: Any) -> str:
-    """One of :data:`WORDS` in ``lang`` (English when the language has none), with ``values`` filled in."""
-    table = WORDS[key]
-    return (table.get(lang) or table["en"]).format(**values)
+def word(key: str, lang: str, preset: str | None = None, **values: Any) -> str:
+    """The board's words for ``key`` (the catalogue's row ``board.<key>``) in ``lang`` and ``preset``'s own terms."""
+    return tr(f"board.{key}", lang, preset, **values)
 
 
 # ---------------------------------------------------------------- geometry
@@ -212,11 +195,11 @@ def last_move(game: Game) -> Move | None:
 def _buildings_text(game: Game, index: int, lang: str) -> str:
     lvl = game.level[index]
     if game.factory[index]:
-        return word("factory", lang)
+        return word("factory", lang, game.preset.id)
     if lvl == game.hotel_level:
-        return word("hotel", lang)
+        return word("hotel", lang, game.preset.id)
     if lvl:
-        return word("house", lang) if lvl == 1 else word("houses", lang, n=lvl)
+        return word("house", lang, game.preset.id) if lvl == 1 else word("houses", lang, game.preset.id, n=lvl)
     return ""
 
 
@@ -450,7 +433,7 @@ def centre_data(model: GameModel) -> dict[str, dict[str, list[Any]]]:
     g, lang = model.game, model.lang
     pot = ""
     if g.rules.pot_payout != "none":
-        pot = word("casino_pot" if g.rules.pot_payout == "casino_doubles" else "pot", lang, amount=g.money(g.pot))
+        pot = word("casino_pot" if g.rules.pot_payout == "casino_doubles" else "pot", lang, g.preset.id, amount=g.money(g.pot))
     roll = last_roll(g)
     caption, dice, faded = "", (0, 0), True
     if roll is not None:

@@ -9,16 +9,25 @@ from typing import Any
 
 import panel as pn
 import param
+from panel.reactive import ReactiveHTML
 from panel.viewable import Viewer
 
+from laspoly.table import SEAT_CHOICES
 from laspoly.ui.model import GameModel
 
 #: Okabe-Ito colours (safe for colour-blind players), with a marker shape per seat so colour is never the only cue.
 PLAYER_COLORS = ("#E69F00", "#56B4E9", "#009E73", "#CC79A7", "#0072B2", "#D55E00", "#F0E442", "#000000")
 PLAYER_MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle", "hex", "star", "plus")
 
-#: Disabled buttons must look disabled, whatever their colour.
-BUTTON_CSS = ".bk-btn[disabled] { opacity: 0.4; cursor: not-allowed; filter: grayscale(0.6); }"
+#: A focus ring a keyboard user can see: 3 px of Okabe-Ito blue (contrast 5:1 on white), kept clear of the control.
+#: Each widget draws itself in its own shadow root, so every widget takes this in its ``stylesheets``.
+FOCUS_CSS = ":focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }"
+
+#: Disabled buttons must look disabled, whatever their colour; and the focus ring.
+BUTTON_CSS = ".bk-btn[disabled] { opacity: 0.4; cursor: not-allowed; filter: grayscale(0.6); }\n" + FOCUS_CSS
+
+#: The language switch: each language named in its own words, as is usual.
+LANGUAGES = {"English": "en", "Español": "es"}
 
 MARKER_GLYPHS = {"circle": "●", "square": "■", "triangle": "▲", "diamond": "◆", "inverted_triangle": "▼", "hex": "⬢",
                  "star": "★", "plus": "✚"}
@@ -43,7 +52,7 @@ def guarded(model: GameModel, callback: Callable[[Any], Any]) -> Callable[[Any],
             callback(event)
         except Exception as exc:  # a bug must not end the session: say so and carry on
             logging.getLogger("laspoly.ui").exception("a dashboard callback failed")
-            model.message = f"Something went wrong ({type(exc).__name__}: {str(exc)[:200]}). The game is unchanged; please try again."
+            model.message = model.t("msg.went_wrong", error=f"{type(exc).__name__}: {str(exc)[:200]}")
             model.redraw()
 
     return run
@@ -64,6 +73,26 @@ def player_glyph(i: int) -> str:
 def player_badge(model: GameModel, i: int) -> str:
     """A player's colour and shape with the name, as safe HTML."""
     return f"{player_glyph(i)} {esc(model.game.players[i].name)}"
+
+
+def seat_words(model: GameModel, i: int) -> str:
+    """Who plays a seat, in words: a person, or a bot and its temperament."""
+    if model.is_person(i):
+        return model.t("seat.person")
+    return model.t("seat.bot", kind=model.t(f"seat.{model.seats[i]}"))
+
+
+def seat_options(model: GameModel) -> dict[str, str]:
+    """The choices of a seat (a person or a bot temperament) as a select's options, in the page's language."""
+    return {model.t(f"seat.{kind}"): kind for kind in SEAT_CHOICES}
+
+
+def words(fig: Any, title: str, x: str = "", y: str = "") -> None:
+    """Set a Bokeh chart's title and axis labels (only those that changed, as :func:`assign` does)."""
+    for model, value in ((fig.title, title), (fig.xaxis[0], x), (fig.yaxis[0], y)):
+        attr = "text" if model is fig.title else "axis_label"
+        if value and getattr(model, attr) != value:
+            setattr(model, attr, value)
 
 
 class TabView(Viewer):
@@ -110,3 +139,33 @@ def base_url() -> str:
     if loc is None or not loc.href or not loc.href.startswith("http"):
         return ""
     return loc.href.split("?")[0]
+
+
+class KeyShortcuts(ReactiveHTML):
+    """Single-key shortcuts for the whole page, shown as a line of text; ``press`` reports each key as "<key> <time>".
+
+    A key typed into a text box, a number box or a list is not a shortcut, nor
+    one held with Ctrl, Alt or Cmd.  The widgets live in shadow roots, so the
+    element typed into is the first of the event's composed path.
+    """
+
+    hint = param.String(default="", doc="The shortcuts in words, shown on the page.")
+    keys = param.List(default=["r", "e", "n"], doc="The keys that are shortcuts (lower case).")
+    press = param.String(default="", doc="The last shortcut pressed and when, so that pressing a key twice is two changes.")
+
+    _template = '<div id="hint" class="lp-keys" style="font-size:0.85em;color:#444">${hint}</div>'
+
+    _scripts = {  # noqa: RUF012 (Panel reads these class attributes)
+        "render": """
+            state.onkey = (e) => {
+              if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+              const target = e.composedPath()[0];
+              if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
+              const key = (e.key || '').toLowerCase();
+              if (!data.keys.includes(key)) return;
+              data.press = key + ' ' + Date.now();
+            };
+            document.addEventListener('keydown', state.onkey);
+        """,
+        "remove": "document.removeEventListener('keydown', state.onkey);",
+    }

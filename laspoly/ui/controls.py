@@ -18,8 +18,7 @@ from panel.viewable import Viewer
 
 from laspoly.engine import actions as A
 from laspoly.engine.game import AUCTION, BUY, DEBT, TRAVEL, TURN
-from laspoly.ui.common import BUTTON_CSS, PLAYER_COLORS, assign, esc, guarded, player_badge, player_glyph
-from laspoly.ui.i18n import tr
+from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, PLAYER_COLORS, KeyShortcuts, assign, esc, guarded, player_badge, player_glyph
 from laspoly.ui.model import GameModel
 
 #: No property chosen in the list (the board may have selected a field that is not the player's).
@@ -36,53 +35,87 @@ class ControlsView(Viewer):
         m = self.model
         b = functools.partial(pn.widgets.Button, stylesheets=[BUTTON_CSS])
         self.header = pn.pane.HTML(sizing_mode="stretch_width", css_classes=["lp-turn"])
-        self.status = pn.pane.HTML(sizing_mode="stretch_width")
-        self.message = pn.pane.Alert("", alert_type="warning", visible=False, sizing_mode="stretch_width")
-        self.confirm = b(label="Confirm", color="danger")
-        self.cancel = b(label="Cancel")
-        self.roll = b(label="Roll", color="primary")
-        self.buy = b(label="Buy", color="success")
-        self.decline = b(label="Don't buy")
-        self.end_turn = b(label="End turn")
-        self.next = b(label="Next")
-        self.autoplay = pn.widgets.Toggle(label="Autoplay", stylesheets=[BUTTON_CSS])
-        self.speed = pn.widgets.FloatSlider(label="Turns per second", start=0.5, end=20, step=0.5, value=m.speed, width=180)
-        self.run_end = b(label="Run to end")
-        self.undo = b(label="Undo")
-        self.fine = b(label="Pay fine")
-        self.jail_card = b(label="Use jail card")
-        self.station = pn.widgets.Select(label="Station", options={}, width=220)
-        self.travel = b(label="Take the train")
-        self.stay = b(label="Stay")
-        self.bid_amount = pn.widgets.IntInput(label="Bid", value=10, start=1, step=10, width=120)
-        self.bid = b(label="Bid")
-        self.pass_auction = b(label="Pass")
-        self.claim = b(label="Claim rent")
-        self.field = pn.widgets.Select(label="Property", options={}, width=240)
-        self.house = b(label="Build house")
-        self.hotel = b(label="Build hotel")
-        self.factory = b(label="Build factory")
-        self.sell_building = b(label="Sell building")
-        self.sell_property = b(label="Sell to bank")
-        self.mortgage = b(label="Mortgage")
-        self.repay = b(label="Repay")
-        self.partner = pn.widgets.Select(label="Trade with", options={}, width=200)
-        self.give = pn.widgets.MultiChoice(label="You give", options={}, width=260)
-        self.take = pn.widgets.MultiChoice(label="You get", options={}, width=260)
-        self.cash = pn.widgets.IntInput(label="Cash you pay (negative: you receive)", value=0, step=10, width=260)
-        self.propose = b(label="Propose trade")
-        self.accept = b(label="Accept offer", color="success")
-        self.reject = b(label="Decline offer")
+        #: Every widget's words as (widget, parameter, catalogue key), set again when the language changes.
+        self._words: list[tuple[Any, str, str]] = []
+        self._worded_in: tuple[str, str] | None = None
+        w = self._worded
+        self.status = pn.pane.HTML(sizing_mode="stretch_width", css_classes=["lp-status"])
+        # the message keeps a line's height when empty, so the buttons below do not jump when one appears
+        self.message = pn.pane.HTML("", sizing_mode="stretch_width", min_height=MESSAGE_HEIGHT)
+        self.confirm = w(b(color="danger"), "play.confirm")
+        self.cancel = w(b(), "play.cancel")
+        self.roll = w(b(color="primary"), "play.roll")
+        self.buy = w(b(color="success"), "play.buy")
+        self.decline = w(b(), "play.decline")
+        self.end_turn = w(b(), "play.end_turn")
+        self.next = w(b(), "play.next")
+        self.autoplay = w(pn.widgets.Toggle(stylesheets=[BUTTON_CSS]), "play.autoplay")
+        self.speed = w(pn.widgets.FloatSlider(start=0.5, end=20, step=0.5, value=m.speed, width=180), "play.speed")
+        self.run_end = w(b(), "play.run_end")
+        self.undo = w(b(), "play.undo")
+        self.fine = w(b(), "play.fine")
+        self.jail_card = w(b(), "play.jail_card")
+        # the station list and the bid box have no label above them: their button beside them says what they are for,
+        # and their rows then take no more height than a row of buttons
+        self.station = pn.widgets.Select(options={}, width=220, stylesheets=[FOCUS_CSS])
+        self.travel = w(b(), "play.travel")
+        self.stay = w(b(), "play.stay")
+        self.bid_amount = pn.widgets.IntInput(value=10, start=1, step=10, width=120, stylesheets=[FOCUS_CSS])
+        self.bid = w(b(), "play.bid")
+        self.pass_auction = w(b(), "play.pass")
+        self.claim = w(b(), "play.claim")
+        self.field = w(pn.widgets.Select(options={}, width=240, stylesheets=[FOCUS_CSS]), "play.property")
+        self.house = w(b(), "play.house")
+        self.hotel = w(b(), "play.hotel")
+        self.factory = w(b(), "play.factory")
+        self.sell_building = w(b(), "play.sell_building")
+        self.sell_property = w(b(), "play.sell_property")
+        self.mortgage = w(b(), "play.mortgage")
+        self.repay = w(b(), "play.repay")
+        self.partner = w(pn.widgets.Select(options={}, width=200, stylesheets=[FOCUS_CSS]), "play.trade_with")
+        self.give = w(pn.widgets.MultiChoice(options={}, width=260, stylesheets=[FOCUS_CSS]), "play.you_give")
+        self.take = w(pn.widgets.MultiChoice(options={}, width=260, stylesheets=[FOCUS_CSS]), "play.you_get")
+        self.cash = w(pn.widgets.IntInput(value=0, step=10, width=260, stylesheets=[FOCUS_CSS]), "play.cash")
+        self.propose = w(b(), "play.propose")
+        self.accept = w(b(color="success"), "play.accept")
+        self.reject = w(b(), "play.reject")
         self.offer_text = pn.pane.HTML(sizing_mode="stretch_width")
         self.trade_why = pn.pane.HTML(sizing_mode="stretch_width")
-        self.why = pn.pane.HTML(sizing_mode="stretch_width", styles={"font-size": "0.85em", "color": "#444"})
-        #: The buttons' own labels; a decision's stakes are added to them while it is on offer.
-        self._plain = {button: button.label for button in (self.roll, self.buy, self.fine, self.travel, self.claim)}
+        # room for a few reasons, so the cards below stay put as the reasons change from step to step
+        self.why = pn.pane.HTML(sizing_mode="stretch_width", min_height=WHY_HEIGHT, styles={"font-size": "0.85em", "color": "#444"})
+        self.keys = KeyShortcuts(sizing_mode="stretch_width")
+        #: Whether the keyboard shortcuts act (the dashboard turns them off while another tab is shown).
+        self.shortcuts_on = True
+        self.keys.param.watch(self._on_key, "press")
+        self.manage_card = pn.Card(collapsed=False, sizing_mode="stretch_width")
+        self.trade_card = pn.Card(collapsed=True, sizing_mode="stretch_width")
+        self._words += [(self.manage_card, "title", "play.manage"), (self.trade_card, "title", "play.trade")]
+        self.trade_card.param.watch(self._fill_trade, "collapsed")
+        #: The catalogue keys of the buttons whose label shows a decision's stakes while it is on offer.
+        self._plain = {widget: key for widget, _, key in self._words if widget in (self.roll, self.buy, self.fine, self.travel, self.claim)}
         self._timer: Any = None
         self._setting_field = False
         self._wire()
         m.param.watch(lambda *_: self.refresh(), ["version", "lang", "selected_field", "pending_confirm"])
         self.refresh()
+
+    def _worded(self, widget: Any, key: str) -> Any:
+        """Give ``widget`` its words from the catalogue (its label) and keep them up to date."""
+        self._words.append((widget, "label", key))
+        return widget
+
+    # -- keyboard
+    def press(self, key: str) -> bool:
+        """A keyboard shortcut: r rolls, e ends the turn, n lets the bots move; only an enabled, shown button is pressed."""
+        button = {"r": self.roll, "e": self.end_turn, "n": self.next}.get(key.lower())
+        if button is None or button.disabled or not button.visible:
+            return False
+        button.clicks += 1
+        return True
+
+    def _on_key(self, event: Any) -> None:
+        if self.shortcuts_on and event.new:
+            self.press(event.new.split()[0])
 
     # -- wiring
     def _on(self, button: pn.widgets.Button, make: Callable[[int], A.Action | None]) -> None:
@@ -181,9 +214,14 @@ class ControlsView(Viewer):
         """Enable exactly the legal choices and say why the others are off."""
         m, g = self.model, self.model.game
         claims = m.person_claims()
+        if self._worded_in != (m.lang, g.preset.id):  # words change with the language and a rulebook's own terms
+            self._worded_in = (m.lang, g.preset.id)
+            for widget, name, key in self._words:
+                assign(widget, **{name: m.t(key)})
+            assign(self.keys, hint=m.t("play.keys"))
         assign(self.header, object=self._header(claims))
         assign(self.status, object=f"<b>{esc(m.status())}</b>")
-        assign(self.message, object=esc(m.message), visible=bool(m.message))
+        assign(self.message, object=f"<div role='status' class='lp-message' style='{MESSAGE_STYLE}'>{esc(m.message)}</div>" if m.message else "")
         for button in (self.confirm, self.cancel):
             assign(button, visible=m.pending_confirm is not None)
         if not m.autoplay and self.autoplay.value:
@@ -192,7 +230,7 @@ class ControlsView(Viewer):
 
         def set_(button: pn.widgets.Button, make: Callable[[int], A.Action | None]) -> None:
             choice = m.choice(make)
-            assign(button, disabled=not choice.enabled, description=choice.reason or None)
+            assign(button, disabled=not choice.enabled)
             if not choice.enabled and choice.reason and m.person_to_move is not None:
                 off.append((button, choice.reason))
 
@@ -220,17 +258,17 @@ class ControlsView(Viewer):
             if b.visible:
                 grouped.setdefault(r, []).append(b.label)
         reasons = [f"<li><b>{esc(', '.join(names))}</b>: {esc(r)}</li>" for r, names in grouped.items()]
-        assign(self.why, object=("<details open><summary>Why some buttons are off</summary><ul>" + "".join(reasons) + "</ul></details>"
+        assign(self.why, object=(f"<details open><summary>{esc(m.t('play.why_off'))}</summary><ul>" + "".join(reasons) + "</ul></details>"
                                  if reasons else ""))
 
     def _stake(self, button: pn.widgets.Button, stake: str | None) -> None:
         """The button's label, with what is at stake when there is something."""
-        plain = self._plain[button]
-        assign(button, label=tr("stakes.label", self.model.lang, label=plain, stake=stake) if stake else plain)
+        plain = self.model.t(self._plain[button])
+        assign(button, label=self.model.t("stakes.label", label=plain, stake=stake) if stake else plain)
 
     def _refresh_stakes(self, claims: list[A.ClaimRent]) -> None:
         """Buy shows the price, the train its fare, the fine its amount, Roll a prisoner's tries left, a claim its rent."""
-        m, g, lang = self.model, self.model.game, self.model.lang
+        m, g = self.model, self.model.game
         who = m.person_to_move
         self._stake(self.buy, g.money(g.fields[g.pending_field].price) if g.phase == BUY and g.pending_field >= 0 else None)
         station = self.station.value
@@ -240,11 +278,13 @@ class ControlsView(Viewer):
         self._stake(self.fine, g.money(g.rules.jail_fine) if self.fine.visible else None)
         prisoner = who is not None and g.phase == TURN and g.rolls_due and g.players[who].in_prison
         tries = g.rules.jail_tries_per_turn - g.prison_tries
-        self._stake(self.roll, tr("stakes.tries", lang, tries=tries) if prisoner else None)
+        self._stake(self.roll, m.t("stakes.tries", tries=tries) if prisoner else None)
         assign(self.roll, color="default" if claims else "primary")
+        # once the roll is done, ending the turn is what comes next: it takes the primary colour Roll had
+        assign(self.end_turn, color="primary" if self.roll.disabled and not self.end_turn.disabled and not claims else "default")
         if claims:
             payer, amount = m.claim_amount(claims[0])
-            self._stake(self.claim, tr("stakes.claim", lang, amount=g.money(amount), payer=g.players[payer].name))
+            self._stake(self.claim, m.t("stakes.claim", amount=g.money(amount), payer=g.players[payer].name))
         else:
             self._stake(self.claim, None)
 
@@ -253,24 +293,24 @@ class ControlsView(Viewer):
         m, g, lang = self.model, self.model.game, self.model.lang
         if g.is_over:
             who = g.winner
-            title, hint = tr("table.turn.over", lang, name=g.players[who].name), tr("table.hint.over", lang)
+            title, hint = m.t("table.turn.over", name=g.players[who].name), m.t("table.hint.over")
         else:
             who = g.actor
             name = g.players[who].name
             if m.person_to_move is not None:
-                title, hint = tr("table.turn.yours" if g.phase == TURN else "table.turn.decide", lang, name=name), self._hint()
+                title, hint = m.t("table.turn.yours" if g.phase == TURN else "table.turn.decide", name=name), self._hint()
             elif not m.is_person(who):
                 hint_key = "table.hint.bots_alone" if m.bots_move_alone else "table.hint.next" if m.can_drive else "table.hint.watch"
-                title, hint = tr("table.turn.bot", lang, name=name), tr(hint_key, lang)
+                title, hint = m.t("table.turn.bot", name=name), m.t(hint_key)
             else:
-                title, hint = tr("table.turn.wait", lang, name=name), tr("table.hint.wait", lang, name=name)
+                title, hint = m.t("table.turn.wait", name=name), m.t("table.hint.wait", name=name)
         alerts = []
         for claim in claims:
             payer, amount = m.claim_amount(claim)
-            alerts.append(tr("stakes.claim_hint", lang, owner=g.players[claim.player].name, amount=g.money(amount),
+            alerts.append(m.t("stakes.claim_hint", owner=g.players[claim.player].name, amount=g.money(amount),
                              payer=g.players[payer].name, field=g.field_name(claim.field, lang)))
         me = m.person_to_move
-        alerts += [tr("table.offer_waiting", lang, name=g.players[o.proposer].name, id=o.id)
+        alerts += [m.t("table.offer_waiting", name=g.players[o.proposer].name, id=o.id)
                    for o in g.offers.values() if me is not None and o.receiver == me]
         return (f"<div style='border-left:8px solid {PLAYER_COLORS[who % len(PLAYER_COLORS)]};padding:2px 10px;margin:2px 0' aria-live='polite'>"
                 f"<div class='lp-turn-title' style='font-size:1.7em;font-weight:700;line-height:1.2'>{player_glyph(who)} {esc(title)}</div>"
@@ -280,20 +320,20 @@ class ControlsView(Viewer):
 
     def _hint(self) -> str:
         """What the person to move can do now, with the stakes."""
-        g, lang = self.model.game, self.model.lang
+        m, g, lang = self.model, self.model.game, self.model.lang
         if g.phase == DEBT and g.debt is not None:
-            return tr("table.hint.debt", lang, amount=g.money(g.debt.total))
+            return m.t("table.hint.debt", amount=g.money(g.debt.total))
         if g.phase == AUCTION and g.auction is not None:
-            return tr("table.hint.auction", lang, field=g.field_name(g.auction.field, lang), high=g.money(g.auction.high))
+            return m.t("table.hint.auction", field=g.field_name(g.auction.field, lang), high=g.money(g.auction.high))
         if g.phase == BUY and g.pending_field >= 0:
-            return tr("table.hint.buy", lang, field=g.field_name(g.pending_field, lang), price=g.money(g.fields[g.pending_field].price))
+            return m.t("table.hint.buy", field=g.field_name(g.pending_field, lang), price=g.money(g.fields[g.pending_field].price))
         if g.phase == TRAVEL:
-            return tr("table.hint.travel", lang)
+            return m.t("table.hint.travel")
         if not g.rolls_due:
-            return tr("table.hint.end", lang)
+            return m.t("table.hint.end")
         if g.players[g.actor].in_prison:
-            return tr("table.hint.prison", lang, tries=g.rules.jail_tries_per_turn - g.prison_tries, fine=g.money(g.rules.jail_fine))
-        return tr("table.hint.roll", lang)
+            return m.t("table.hint.prison", tries=g.rules.jail_tries_per_turn - g.prison_tries, fine=g.money(g.rules.jail_fine))
+        return m.t("table.hint.roll")
 
     def _refresh_travel(self, set_: Callable[..., None]) -> None:
         g, m = self.model.game, self.model
@@ -326,7 +366,7 @@ class ControlsView(Viewer):
         field = m.selected_field if m.selected_field in owned else None
         self._setting_field = True
         try:
-            assign(self.field, options={tr("table.choose_property", m.lang): NO_FIELD, **{g.field_name(i, m.lang): i for i in owned}},
+            assign(self.field, options={m.t("table.choose_property"): NO_FIELD, **{g.field_name(i, m.lang): i for i in owned}},
                    value=NO_FIELD if field is None else field)
         finally:
             self._setting_field = False
@@ -350,40 +390,49 @@ class ControlsView(Viewer):
         for button in (self.accept, self.reject):
             assign(button, visible=offer is not None)
         text = ""
+
+        def fields(indices: tuple[int, ...]) -> str:
+            return esc(", ".join(g.field_name(i, m.lang) for i in indices) or m.t("play.nothing"))
+
         if offer is not None:
-            give = ", ".join(g.field_name(i, m.lang) for i in offer.give) or "nothing"
-            take = ", ".join(g.field_name(i, m.lang) for i in offer.take) or "nothing"
-            cash = (f"; they pay {g.money(offer.cash)}" if offer.cash > 0 else f"; you pay {g.money(-offer.cash)}" if offer.cash < 0 else "")
-            text = f"<p>Offer #{offer.id} from {player_badge(m, offer.proposer)}: they give {esc(give)}, you give {esc(take)}{esc(cash)}.</p>"
+            cash = (m.t("play.offer_they_pay", amount=g.money(offer.cash)) if offer.cash > 0
+                    else m.t("play.offer_you_pay", amount=g.money(-offer.cash)) if offer.cash < 0 else "")
+            text = "<p>" + m.t("play.offer_to_you", id=offer.id, name=player_badge(m, offer.proposer), give=fields(offer.give),
+                               take=fields(offer.take), cash=esc(cash)) + "</p>"
             assign(self.accept, disabled=g.why_illegal(A.AcceptTrade(offer.receiver, offer.id)) is not None)
         mine = [o for o in g.offers.values() if who is not None and o.proposer == who]
-        text += "".join(
-            f"<p>Your offer #{o.id} to {player_badge(m, o.receiver)}: you give "
-            f"{esc(', '.join(g.field_name(i, m.lang) for i in o.give) or 'nothing')}, you get "
-            f"{esc(', '.join(g.field_name(i, m.lang) for i in o.take) or 'nothing')}"
-            f"{esc(f', you pay {g.money(o.cash)}' if o.cash > 0 else f', you receive {g.money(-o.cash)}' if o.cash < 0 else '')}"
-            " (answered on their turn).</p>" for o in mine)
+        for o in mine:
+            cash = (m.t("play.mine_you_pay", amount=g.money(o.cash)) if o.cash > 0
+                    else m.t("play.mine_you_receive", amount=g.money(-o.cash)) if o.cash < 0 else "")
+            text += "<p>" + m.t("play.offer_yours", id=o.id, name=player_badge(m, o.receiver), give=fields(o.give), take=fields(o.take),
+                                cash=esc(cash)) + "</p>"
         assign(self.offer_text, object=text)
         self._refresh_propose()
 
     def _refresh_propose(self) -> None:
-        g, who = self.model.game, self.model.person_to_move
+        m, who = self.model, self.model.person_to_move
         action = self._trade(who) if who is not None else None
-        reason = g.why_illegal(action) if action is not None else "choose a player to trade with"
-        assign(self.propose, disabled=reason is not None, description=reason)
+        reason = m.explain(m.game.why_illegal(action)) if action is not None else m.t("why.choose_partner")
+        assign(self.propose, disabled=reason is not None)
         assign(self.trade_why, object=f"<small>{esc(reason)}</small>" if reason else "")
 
     def turn_controls(self) -> pn.Column:
-        """The status line and the decisions of a turn, with the autoplay controls (the header is placed on its own)."""
-        row = pn.Row
+        """The status line and the decisions of a turn, with the autoplay controls.
+
+        Rows wrap on a narrow screen.  The decisions that come and go (confirm,
+        buy, prison, train, auction) share one block that keeps the height of a
+        row of buttons, so nothing a person is about to click moves when one
+        of them appears.
+        """
+        occasional = pn.Column(_flex(self.confirm, self.cancel), self.offer_text, _flex(self.accept, self.reject), _flex(self.buy, self.decline),
+                               _flex(self.fine, self.jail_card, self.station, self.travel, self.stay),
+                               _flex(self.bid_amount, self.bid, self.pass_auction), min_height=RESERVED_ROW, sizing_mode="stretch_width")
         return pn.Column(
-            self.status, self.message, row(self.confirm, self.cancel),
-            self.offer_text, row(self.accept, self.reject),
-            row(self.roll, self.buy, self.decline, self.end_turn, self.claim),
-            row(self.fine, self.jail_card, self.station, self.travel, self.stay),
-            row(self.bid_amount, self.bid, self.pass_auction),
-            row(self.next, self.autoplay, self.speed, self.run_end, self.undo),
-            self.why,
+            self.status, self.message,
+            _flex(self.roll, self.end_turn, self.claim),
+            occasional,
+            _flex(self.next, self.autoplay, self.run_end, self.undo, self.speed),
+            self.keys, self.why,
             sizing_mode="stretch_width",
         )
 
@@ -393,21 +442,31 @@ class ControlsView(Viewer):
         The trade card starts folded and is filled the first time it is opened:
         most players never open it, and its widgets are a good part of the page.
         """
-        row = pn.Row
-        trade = pn.Card(title="Trade", collapsed=True, sizing_mode="stretch_width")
+        self.manage_card.objects = [pn.Column(self.field, _flex(self.house, self.hotel, self.factory),
+                                              _flex(self.sell_building, self.sell_property, self.mortgage, self.repay),
+                                              sizing_mode="stretch_width")]
+        return pn.Column(self.manage_card, self.trade_card, sizing_mode="stretch_width")
 
-        def fill(event: Any) -> None:
-            if not event.new and not trade.objects:
-                trade.objects = [pn.Column(self.partner, row(self.give, self.take),
-                                           self.cash, self.propose, self.trade_why, sizing_mode="stretch_width")]
-
-        trade.param.watch(fill, "collapsed")
-        return pn.Column(
-            pn.Card(pn.Column(self.field, row(self.house, self.hotel, self.factory),
-                              row(self.sell_building, self.sell_property, self.mortgage, self.repay)),
-                    title="Build, sell, mortgage", collapsed=False, sizing_mode="stretch_width"),
-            trade, sizing_mode="stretch_width",
-        )
+    def _fill_trade(self, event: Any) -> None:
+        if not event.new and not self.trade_card.objects:
+            self.trade_card.objects = [pn.Column(self.partner, _flex(self.give, self.take),
+                                                 self.cash, self.propose, self.trade_why, sizing_mode="stretch_width")]
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(self.header, self.turn_controls(), self.manage_controls(), sizing_mode="stretch_width")
+
+
+#: Height kept for the decisions that come and go: one row of buttons.
+RESERVED_ROW = 51
+#: Height kept for the message line, and how a message looks.
+MESSAGE_HEIGHT = 30
+MESSAGE_STYLE = "background:#fff3cd;border:1px solid #e6c65c;border-radius:4px;padding:4px 8px;color:#4d3a00"
+#: Height kept for the reasons why buttons are off (about four of them).
+WHY_HEIGHT = 90
+
+
+def _flex(*objects: Any) -> pn.FlexBox:
+    """A row of controls that share its width and wrap onto the next line on a narrow screen instead of scrolling sideways."""
+    for obj in objects:
+        obj.styles = {**obj.styles, "flex": "1 1 7em", "width": "auto", "min-width": "max-content"}
+    return pn.FlexBox(*objects, flex_wrap="wrap", align_items="flex-end", sizing_mode="stretch_width")

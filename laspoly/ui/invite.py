@@ -11,8 +11,8 @@ import param
 import segno
 from panel.viewable import Viewer
 
-from laspoly.table import PERSON, SEAT_CHOICES
-from laspoly.ui.common import BUTTON_CSS, TabView, assign, base_url, esc
+from laspoly.table import PERSON
+from laspoly.ui.common import BUTTON_CSS, TabView, assign, base_url, esc, seat_options
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
@@ -98,7 +98,7 @@ class InviteView(TabView):
         """A link's label, who it is for, and the link itself, as safe HTML."""
         m, lang = self.model, self.model.lang
         if k < len(m.game.players):
-            kind = tr("cards.person", lang) if m.seats[k] == PERSON else tr("cards.bot", lang, kind=m.seats[k])
+            kind = tr("cards.person", lang) if m.seats[k] == PERSON else tr("cards.bot", lang, kind=tr(f"seat.{m.seats[k]}", lang))
             joined = f" · {tr('invite.joined', lang)}" if m.has_joined(k) else ""
             who = f"{esc(m.game.players[k].name)} — {esc(kind)}{esc(joined)}"
         else:
@@ -131,14 +131,15 @@ class InviteView(TabView):
         if len(self.selects) != len(m.game.players):
             self.selects = []
             for k, p in enumerate(m.game.players):
-                select = pn.widgets.Select(label=tr("invite.seat_select", lang, n=k + 1, name=p.name), options=list(SEAT_CHOICES),
+                select = pn.widgets.Select(label=tr("invite.seat_select", lang, n=k + 1, name=p.name), options=seat_options(m),
                                            value=m.seats[k], width=220)
                 select.param.watch(lambda e, k=k: self.model.set_seat(k, e.new) if e.new != self.model.seats[k] else None, "value")
                 self.selects.append(select)
             self.swaps.objects = [self.heading, pn.Row(*self.selects)]
         assign(self.heading, object=f"<b>{esc(tr('invite.seats', lang))}</b>")
         for k, select in enumerate(self.selects):
-            assign(select, value=m.seats[k], label=tr("invite.seat_select", lang, n=k + 1, name=m.game.players[k].name))
+            assign(select, options=seat_options(m), value=m.seats[k],
+                   label=tr("invite.seat_select", lang, n=k + 1, name=m.game.players[k].name))
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(self.intro, self.links, self.swaps, sizing_mode="stretch_width")

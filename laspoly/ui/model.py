@@ -37,11 +37,11 @@ from laspoly.predict import Guess
 from laspoly.record import game_from_json, game_to_dict, new_game_from_setup
 from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
-from laspoly.table import LocalTable, RoomSummary, Table, check_seat, default_seats
+from laspoly.table import LocalTable, Refused, RoomSummary, Table, check_seat, default_seats
 from laspoly.ui.i18n import tr
 
 #: What a person is told when another device stored the next action first.
-MOVED_ON = "The game has changed on another device; your action was not applied. Look again and choose."
+MOVED_ON = tr("msg.moved_on")
 
 
 def new_seed() -> int:
@@ -91,7 +91,7 @@ class GameModel(param.Parameterized):
     """One game, the table it is played at, and what the dashboard shows of it."""
 
     version = param.Integer(default=0, doc="Bumped after every change of the game; views redraw on it.")
-    lang = param.Selector(default="en", objects=["en", "es"], doc="Language of the log, names and cards.")
+    lang = param.Selector(default="en", objects=["en", "es"], doc="Language of the whole page: words, names, cards and the log.")
     message = param.String(default="", doc="The last error or notice for the person at the screen.")
     autoplay = param.Boolean(default=False, doc="Bots play on by themselves until a person must decide.")
     speed = param.Number(default=4.0, bounds=(0.5, 20.0), doc="Autoplay pace, in bot turns per second.")
@@ -139,7 +139,7 @@ class GameModel(param.Parameterized):
             overrides = parse_rule_args(rules.split()) if isinstance(rules, str) else dict(rules)
             game = Game(list(names), preset=preset, seed=seed, rules=overrides or None, dice=dice or None, max_rounds=max_rounds)
         except LaspolyError as exc:
-            return self._say(f"Could not start the game: {exc}")
+            return self._say(self.t("msg.could_not_start", error=exc))
         if self._open(game, kinds, lang or load_preset(preset).lang):
             self.minutes = minutes or None
             self.deadline = time.time() + 60 * minutes if minutes else None
@@ -181,6 +181,18 @@ class GameModel(param.Parameterized):
         """Tell the views to redraw (bumps :attr:`version`), batched by :attr:`redraw_batch`."""
         with self.redraw_batch():
             self.version += 1
+
+    def t(self, key: str, **values: Any) -> str:
+        """The page's words for ``key`` (:func:`~laspoly.ui.i18n.tr`) in its language and this preset's own terms."""
+        return tr(key, self.lang, self.game.preset.id, **values)
+
+    def explain(self, reason: str | None) -> str | None:
+        """A refusal reason of the engine (or the table) in the page's language."""
+        return self.game.explain(reason, self.lang) if reason is not None else None
+
+    def refusal(self, exc: LaspolyError) -> str:
+        """An error as the person at the screen reads it: a refusal of the table in the page's words, others as they are."""
+        return self.t(exc.key, **exc.values) if isinstance(exc, Refused) and exc.key else str(exc)
 
     def _say(self, message: str) -> bool:
         """Show a refusal or an error and redraw; False, for the request that was not carried out."""
@@ -230,11 +242,11 @@ class GameModel(param.Parameterized):
         """The action ``make(actor)`` for the person to move, with the engine's reason if it is illegal."""
         who = self.person_to_move
         if who is None:
-            return Choice(None, "it is not a person's decision" if not self.game.is_over else "the game is over")
+            return Choice(None, self.t("why.not_a_person") if not self.game.is_over else self.t("why.over"))
         action = make(who)
         if action is None:
-            return Choice(None, "choose one of your properties first")
-        return Choice(action, self.game.why_illegal(action))
+            return Choice(None, self.t("why.choose_property"))
+        return Choice(action, self.explain(self.game.why_illegal(action)))
 
     # ------------------------------------------------------------ acting
 
@@ -244,16 +256,17 @@ class GameModel(param.Parameterized):
         try:
             self.table.check_act(action)
         except LaspolyError as exc:
-            return self._say(str(exc))
+            return self._say(self.refusal(exc))
         reason = self.game.why_illegal(action)
         if reason is not None:
-            return self._say(f"{self.game.players[action.player].name} cannot {self.game.describe_action(action)}: {reason}")
+            return self._say(self.t("msg.cannot", name=self.game.players[action.player].name, action=self.describe(action),
+                                    reason=self.explain(reason)))
         if self.predict and isinstance(action, A.Roll) and self.guess is None:
             return self._say(tr("predict.first", self.lang, name=self.game.players[action.player].name))
         if not confirmed and self._hits_zero(action):
             self.pending_confirm = action
-            return self._say(f"{self.game.describe_action(action).capitalize()} would leave "
-                             f"{self.game.players[action.player].name} with no money, which is out of the game (L19). Confirm?")
+            what = self.describe(action)
+            return self._say(self.t("msg.confirm_zero", action=what[:1].upper() + what[1:], name=self.game.players[action.player].name))
         self.pending_confirm = None
         self.message = ""
         index, seen = len(self.game.history), len(self.game.log)
@@ -326,7 +339,7 @@ class GameModel(param.Parameterized):
         try:
             self.table.check_advance(to_end)
         except LaspolyError as exc:
-            return int(self._say(str(exc)))
+            return int(self._say(self.refusal(exc)))
         game, turn = self.game, self.game.turns
         budget = max_actions if max_actions is not None else 1_000_000 if to_end else 10_000
         stand_in = make_bot(DEFAULT_BOT)
@@ -352,10 +365,10 @@ class GameModel(param.Parameterized):
         try:
             self.table.undo()
         except LaspolyError as exc:
-            return self._say(str(exc))
+            return self._say(self.refusal(exc))
         self.autoplay = False
         self.pending_confirm = None
-        self.message = "Took back the last decision."
+        self.message = self.t("msg.undone")
         self._changed()
         return True
 
@@ -364,7 +377,7 @@ class GameModel(param.Parameterized):
         try:
             self.table.set_seat(player, seat)
         except LaspolyError as exc:
-            self._say(str(exc))
+            self._say(self.refusal(exc))
             return
         self.redraw()
 
@@ -383,7 +396,7 @@ class GameModel(param.Parameterized):
         try:  # game_from_json refuses files over MAX_SAVE_BYTES before parsing them
             return game_from_json(raw, name)
         except LaspolyError as exc:
-            self._say(f"Could not load {name}: {exc}")
+            self._say(self.t("msg.could_not_load", name=name, error=exc))
             return None
 
     def load_json(self, raw: bytes, name: str = "save file") -> bool:
@@ -393,7 +406,7 @@ class GameModel(param.Parameterized):
             return False
         n = len(game.players)
         seats = list(self.seats) if not self.shared and len(self.seats) == n else default_seats(n)
-        self.message = f"Loaded {name}."
+        self.message = self.t("msg.loaded", name=name)
         if self._open(game, seats, self.lang):
             self._changed()
         return True
@@ -479,13 +492,26 @@ class GameModel(param.Parameterized):
         """One line: whose turn or decision it is, or who won."""
         g = self.game
         if g.is_over:
-            name = g.players[g.winner].name
-            how = "by net worth at the cap (L20)" if g.end_reason == "net_worth" else "as the last player left"
-            return f"{name} wins {how}." if self.lang == "en" else f"Gana {name}" + (" por patrimonio (L20)." if g.end_reason == "net_worth" else ".")
-        who = g.players[g.actor].name
-        what = {TURN: "to play", BUY: "to decide whether to buy", TRAVEL: "to decide about the train",
-                AUCTION: "to bid", DEBT: "to raise money", OVER: ""}[g.phase]
-        return f"Round {g.round} (turn {g.turns}): {who} {what}."
+            return self.t("status.won_cap" if g.end_reason == "net_worth" else "status.won_last", name=g.players[g.winner].name)
+        phase = {TURN: "play", BUY: "buy", TRAVEL: "travel", AUCTION: "auction", DEBT: "debt", OVER: "play"}[g.phase]
+        return self.t(f"status.{phase}", round=g.round, turn=g.turns, name=g.players[g.actor].name)
+
+    def describe(self, action: A.Action) -> str:
+        """An action in words in the page's language ("build a house on Fremont Street")."""
+        g = self.game
+        name = type(action).__name__
+        values: dict[str, Any] = {}
+        if (fld := getattr(action, "field", None)) is not None:
+            values["field"] = g.field_name(fld, self.lang) if isinstance(fld, int) and 0 <= fld < len(g.fields) else fld
+        if isinstance(action, A.Build):
+            name = f"Build.{action.building}"
+        elif isinstance(action, A.ProposeTrade):
+            values["name"] = g.players[action.to].name if 0 <= action.to < len(g.players) else action.to
+        elif isinstance(action, A.PlaceBid):
+            values["amount"] = action.amount
+        elif isinstance(action, A.AcceptTrade | A.DeclineTrade):
+            values["offer"] = action.offer
+        return self.t(f"action.{name}", **values)
 
     @staticmethod
     def presets() -> tuple[str, ...]:

@@ -16,7 +16,7 @@ from laspoly.analysis.markov import markov
 from laspoly.analysis.simulate import Spec, play_many
 from laspoly.analysis.stats import wilson
 from laspoly.bots.basic import TEMPERAMENTS
-from laspoly.ui.common import TabView, esc
+from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, TabView, assign, esc, words
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
@@ -30,38 +30,41 @@ class ProbabilityView(TabView):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.heat_toggle = pn.widgets.Toggle(label="Landing heatmap on the board", value=False)
+        self.heat_toggle = pn.widgets.Toggle(value=False, stylesheets=[BUTTON_CSS])
         self.heat_toggle.param.watch(lambda e: setattr(self, "heat", e.new), "value")
         self.dice_source = ColumnDataSource({"total": list(range(2, 13)), "share": [0.0] * 11, "exact": [0.0] * 11})
-        fig = figure(height=220, sizing_mode="stretch_width", title="Dice totals: this game (bars) and two dice (line)",
-                     toolbar_location=None, x_axis_label="total", y_axis_label="share of rolls")
+        fig = figure(height=220, sizing_mode="stretch_width", toolbar_location=None)
         fig.vbar("total", top="share", width=0.8, source=self.dice_source, fill_color="#56B4E9")
         fig.line("total", "exact", source=self.dice_source, line_color="#D55E00", line_width=3)
         self.dice_fig = pn.pane.Bokeh(fig, sizing_mode="stretch_width")
+        self.dice_chart = fig
         self.heat_note = pn.pane.HTML()
-        self.games = pn.widgets.IntInput(label="Games", value=100, start=4, end=5000, step=50, width=120)
-        self.lab_bots = pn.widgets.MultiChoice(label="Bots (one per seat)", options=list(TEMPERAMENTS),
-                                               value=["greedy", "cautious", "hotel", "factory"], width=360)
-        self.run_lab = pn.widgets.Button(label="Run lab", color="primary")
+        self.games = pn.widgets.IntInput(value=100, start=4, end=5000, step=50, width=120, stylesheets=[FOCUS_CSS])
+        self.lab_bots = pn.widgets.MultiChoice(options=list(TEMPERAMENTS), value=["greedy", "cautious", "hotel", "factory"], width=360,
+                                               stylesheets=[FOCUS_CSS])
+        self.run_lab = pn.widgets.Button(color="primary", stylesheets=[BUTTON_CSS])
+        self.lab_title = pn.pane.HTML(sizing_mode="stretch_width")
         self.progress = pn.indicators.Progress(value=0, max=100, width=300, visible=False)
         self.lab_note = pn.pane.HTML()
         self.win_source = ColumnDataSource({"bot": [], "rate": [], "low": [], "high": []})
-        win_fig = figure(height=240, sizing_mode="stretch_width", title="Win rate with 95% interval", x_range=list(TEMPERAMENTS),
+        win_fig = figure(height=240, sizing_mode="stretch_width", x_range=list(TEMPERAMENTS),
                          toolbar_location=None, y_range=(0, 1))
         win_fig.vbar("bot", top="rate", width=0.6, source=self.win_source, fill_color="#009E73")
         win_fig.add_layout(Whisker(source=self.win_source, base="bot", upper="high", lower="low"))
         self.win_fig = win_fig
         self.len_source = ColumnDataSource({"turns": [], "games": []})
-        len_fig = figure(height=220, sizing_mode="stretch_width", title="Game lengths (player-turns)", toolbar_location=None)
+        len_fig = figure(height=220, sizing_mode="stretch_width", toolbar_location=None)
+        self.len_fig = len_fig
         len_fig.vbar("turns", top="games", width=18, source=self.len_source, fill_color="#E69F00")
         self.run_lab.on_click(self._lab)
-        self.model.param.watch(self.changed, ["version"])
+        self.model.param.watch(self.changed, ["version", "lang"])
         self.param.watch(lambda *_: self.refresh(), ["heat"])
         self._chain_key: tuple[str, str] | None = None
         self._chain: list[float] = []
         self.refresh()
-        self.panel = pn.Column(self.heat_toggle, self.heat_note, self.dice_fig, "### Lab",
-                               pn.Row(self.games, self.lab_bots, self.run_lab), self.progress, self.lab_note,
+        self.panel = pn.Column(self.heat_toggle, self.heat_note, self.dice_fig, self.lab_title,
+                               pn.FlexBox(self.games, self.lab_bots, self.run_lab, flex_wrap="wrap", align_items="flex-end"),
+                               self.progress, self.lab_note,
                                pn.pane.Bokeh(win_fig, sizing_mode="stretch_width"),
                                pn.pane.Bokeh(len_fig, sizing_mode="stretch_width"), sizing_mode="stretch_width")
 
@@ -71,6 +74,21 @@ class ProbabilityView(TabView):
             self.refresh()
         else:
             super().changed()
+
+    def _word(self) -> None:
+        """The tab's words in the page's language: buttons, labels, chart titles and axes."""
+        t = self.model.t
+        assign(self.heat_toggle, label=t("prob.heatmap"))
+        assign(self.games, label=t("prob.games"))
+        assign(self.lab_bots, label=t("prob.bots"), options={t(f"seat.{k}"): k for k in TEMPERAMENTS})
+        assign(self.run_lab, label=t("prob.run_lab"))
+        assign(self.lab_title, object=f"<h3 style='margin:8px 0 4px'>{esc(t('prob.lab'))}</h3>")
+        words(self.dice_chart, t("prob.dice_chart"), t("prob.dice_x"), t("prob.dice_y"))
+        words(self.win_fig, t("prob.win_chart"), "", t("prob.win_y"))
+        words(self.len_fig, t("prob.length_chart"), t("prob.length_x"), t("prob.length_y"))
+        factors = [t(f"seat.{k}") for k in TEMPERAMENTS]
+        if not self.win_source.data["bot"] and list(self.win_fig.x_range.factors) != factors:
+            self.win_fig.x_range.factors = factors
 
     def _exact(self) -> list[float]:
         g = self.model.game
@@ -83,6 +101,7 @@ class ProbabilityView(TabView):
     def refresh(self) -> None:
         """Update the dice chart and, when on, the heatmap."""
         m = self.model
+        self._word()
         totals = m.dice_totals()
         n = sum(totals)
         exact = [(6 - abs(t - 7)) / 36 for t in range(2, 13)]
@@ -96,8 +115,7 @@ class ProbabilityView(TabView):
             heat = [math.log((c / total) / p) if total and p > 0 and c else (-1.0 if p > 0 else 0.0)
                     for c, p in zip(land, chain, strict=True)]
             self.board.refresh(heat)
-            self.heat_note.object = (f"<p>Orange: landed on more often than the exact chain predicts; blue: less. "
-                                     f"{total} landings so far — with few landings, chance dominates.</p>")
+            self.heat_note.object = f"<p>{esc(m.t('prob.heat_note', n=total))}</p>"
         else:
             self.board.refresh()
             self.heat_note.object = ""
@@ -112,7 +130,7 @@ class ProbabilityView(TabView):
         """
         bots = tuple(self.lab_bots.value)
         if len(bots) < 2:
-            self.lab_note.object = "<p>Choose at least two bots.</p>"
+            self.lab_note.object = f"<p>{esc(self.model.t('prob.two_bots'))}</p>"
             return
         games = int(self.games.value or 0)
         g = self.model.game
@@ -147,13 +165,14 @@ class ProbabilityView(TabView):
         names = list(dict.fromkeys(bots))
         rates = [wins[b] / seats[b] for b in names]
         cis = [wilson(wins[b], seats[b]) for b in names]
-        self.win_fig.x_range.factors = names
-        self.win_source.data = {"bot": names, "rate": rates, "low": [c[0] for c in cis], "high": [c[1] for c in cis]}
+        labels = [self.model.t(f"seat.{b}") for b in names]  # the bots by their names in the page's language
+        self.win_fig.x_range.factors = labels
+        self.win_source.data = {"bot": labels, "rate": rates, "low": [c[0] for c in cis], "high": [c[1] for c in cis]}
         bins: dict[int, int] = {}
         for r in records:
             bins[20 * (r.turns // 20) + 10] = bins.get(20 * (r.turns // 20) + 10, 0) + 1
         self.len_source.data = {"turns": sorted(bins), "games": [bins[k] for k in sorted(bins)]}
-        self.lab_note.object = f"<p>{len(records)} games, seats rotated; seed {self.model.game.setup['seed']}.</p>"
+        self.lab_note.object = f"<p>{esc(self.model.t('prob.lab_done', n=len(records), seed=self.model.game.setup['seed']))}</p>"
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self.panel

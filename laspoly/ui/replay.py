@@ -25,7 +25,7 @@ from laspoly.positions import dumps_position
 from laspoly.record import new_game_from_setup
 from laspoly.table import LocalTable
 from laspoly.ui.board import BoardFigure
-from laspoly.ui.common import BUTTON_CSS, TabView, esc
+from laspoly.ui.common import BUTTON_CSS, TabView, esc, words
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel, cash_by_turn
 from laspoly.ui.standings import PlayerCardsView, cash_chart, cash_chart_data
@@ -131,7 +131,7 @@ class ReplayView(TabView):
         self.jump.param.update(label=tr("replay.jump", lang),
                                options={tr("replay.choose", lang): -1, **dict(moments(self.model.game, lang))}, value=-1)
         self.download.label = tr("replay.download", lang)
-        self.chart.title.text = tr("replay.cash", lang)
+        words(self.chart, tr("replay.cash", lang), tr("players.turn_axis", lang), tr("players.cash_axis", lang))
         following = self.at == self._total or self._setup is not self.model.game.setup  # at the end: stay there
         self._total = total
         self.show(total if following else self.at)

@@ -97,7 +97,7 @@ class PlayerCardsView(Viewer):
     def _card(self, i: int, now: bool) -> str:
         m, g, lang = self.model, self.model.game, self.model.lang
         p = g.players[i]
-        seat = tr("cards.person", lang) if m.is_person(i) else tr("cards.bot", lang, kind=m.seats[i])
+        seat = tr("cards.person", lang) if m.is_person(i) else tr("cards.bot", lang, kind=tr(f"seat.{m.seats[i]}", lang))
         lines = [f"<div class='lp-card-name'>{player_badge(m, i)} <span class='lp-card-small'>· {esc(seat)}</span>"
                  + (f" <span class='lp-card-now'>{esc(tr('cards.to_move', lang))}</span>" if now else "") + "</div>"]
         if not p.active:

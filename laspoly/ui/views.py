@@ -8,6 +8,7 @@ the room views have modules of their own.
 
 from __future__ import annotations
 
+import functools
 from importlib import resources
 from typing import Any
 
@@ -16,10 +17,23 @@ import param
 from panel.viewable import Viewer
 
 from laspoly.bots.basic import DEFAULT_OPPONENT
+from laspoly.engine.events import default_names
 from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from laspoly.record import MAX_SAVE_BYTES
-from laspoly.table import PERSON, SEAT_CHOICES
-from laspoly.ui.common import TabView, esc, player_badge
+from laspoly.table import PERSON
+from laspoly.ui.common import (
+    BUTTON_CSS,
+    FOCUS_CSS,
+    LANGUAGES,
+    TabView,
+    assign,
+    esc,
+    player_badge,
+    seat_options,
+    seat_words,
+    words,
+)
+from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel, new_seed
 from laspoly.ui.standings import cash_chart, cash_chart_data
 
@@ -32,7 +46,8 @@ class PlayersView(TabView):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self.table = pn.pane.HTML(sizing_mode="stretch_width")
-        chart, self.source = cash_chart("Cash over the turns", "turn", "cash")
+        chart, self.source = cash_chart(tr("players.chart"), tr("players.turn_axis"), tr("players.cash_axis"))
+        self.figure = chart
         self.chart = pn.pane.Bokeh(chart, sizing_mode="stretch_width")
         self.model.param.watch(self.changed, ["version", "lang"])
         self.refresh()
@@ -43,15 +58,17 @@ class PlayersView(TabView):
         rows = []
         for p in g.players:
             props = [g.field_name(i, m.lang) for i in g.owned_by(p.index)]
-            status = "out" if not p.active else ("in prison" if p.in_prison else "")
-            seat = "person" if m.is_person(p.index) else f"bot ({m.seats[p.index]})"
+            status = m.t("players.out") if not p.active else (m.t("players.in_prison") if p.in_prison else "")
+            seat = seat_words(m, p.index)
             rows.append(
                 f"<tr><td>{player_badge(m, p.index)}</td><td>{esc(seat)}</td><td style='text-align:right'>{esc(g.money(p.cash))}</td>"
                 f"<td style='text-align:right'>{esc(g.money(g.net_worth(p.index)))}</td><td>{esc(status)}</td>"
                 f"<td>{len(p.jail_cards)}</td><td style='font-size:0.85em'>{esc(', '.join(props))}</td></tr>")
-        self.table.object = ("<table class='lp-players' style='width:100%;border-collapse:collapse'><thead><tr><th>Player</th><th>Seat</th>"
-                             "<th>Cash</th><th>Net worth</th><th>Status</th><th>Jail cards</th><th>Properties</th></tr></thead>"
+        heads = "".join(f"<th>{esc(m.t(f'players.{k}'))}</th>" for k in ("player", "seat", "cash", "net_worth", "status", "jail_cards",
+                                                                         "properties"))
+        self.table.object = (f"<table class='lp-players' style='width:100%;border-collapse:collapse'><thead><tr>{heads}</tr></thead>"
                              f"<tbody>{''.join(rows)}</tbody></table>")
+        words(self.figure, m.t("players.chart"), m.t("players.turn_axis"), m.t("players.cash_axis"))
         self.source.data = cash_chart_data(m)
 
     def __panel__(self) -> pn.viewable.Viewable:
@@ -74,25 +91,31 @@ class CardView(Viewer):
         m, g = self.model, self.model.game
         i = m.selected_field
         if not 0 <= i < len(g.fields):
-            self.pane.object = "<p><i>Click a field on the board to see its card.</i></p>"
+            self.pane.object = f"<p><i>{esc(m.t('field.hint'))}</i></p>"
             return
         f = g.fields[i]
         band = g.board.groups[f.group].color if f.group in g.board.groups else "#dddddd"
         rows = [f"<div style='background:{band};height:14px;border-radius:3px'></div><h4>{esc(f.label(m.lang))}</h4>"]
         if f.is_property:
-            rows.append(f"<p>Price {esc(g.money(f.price))} · mortgage {esc(g.money(f.mortgage))}</p>")
+            rows.append(f"<p>{esc(m.t('field.price', price=g.money(f.price), mortgage=g.money(f.mortgage)))}</p>")
         if f.kind == "street":
-            labels = ["Rent", *[f"with {k} house{'s' if k > 1 else ''}" for k in range(1, 5)], "with a hotel"]
+            labels = [m.t("field.rent"), m.t("field.with_house"), *[m.t("field.with_houses", n=k) for k in range(2, 5)], m.t("field.with_hotel")]
             rows.append("<table>" + "".join(f"<tr><td>{lab}</td><td style='text-align:right'>{esc(g.money(r))}</td></tr>"
                                             for lab, r in zip(labels, f.rents, strict=False)) + "</table>")
-            rows.append(f"<p>House {esc(g.money(g.house_price(i)))}" + (f" · hotel {esc(g.money(g.hotel_price(i)))}" if g.rules.hotels else "")
-                        + (f" · factory {esc(g.money(f.factory_price))}, pays {esc(g.money(f.factory_income))} a turn" if f.factory_price else "") + "</p>")
+            costs = [m.t("field.house_price", price=g.money(g.house_price(i)))]
+            if g.rules.hotels:
+                costs.append(m.t("field.hotel_price", price=g.money(g.hotel_price(i))))
+            if f.factory_price:
+                costs.append(m.t("field.factory_price", price=g.money(f.factory_price), income=g.money(f.factory_income)))
+            rows.append(f"<p>{esc(' · '.join(costs))}</p>")
         elif f.kind == "tax":
-            rows.append(f"<p>Pay {esc(g.money(f.amount))} to {'the pot' if f.to == 'pot' else 'the bank'}.</p>")
+            rows.append(f"<p>{esc(m.t('field.tax_pot' if f.to == 'pot' else 'field.tax_bank', amount=g.money(f.amount)))}</p>")
         o = g.owner[i]
         if o >= 0:
-            rows.append(f"<p>Owner: {player_badge(m, o)}" + (" · <b>mortgaged</b>" if g.mortgaged[i] else "") + "</p>")
-            rows.append(f"<p>Rent now: {esc(g.money(g.rent(i, 7)))}" + (" (for a roll of 7)" if f.kind == "attraction" else "") + "</p>")
+            rows.append(f"<p>{esc(m.t('field.owner'))} {player_badge(m, o)}" + (f" · <b>{esc(m.t('field.mortgaged'))}</b>" if g.mortgaged[i] else "")
+                        + "</p>")
+            rent = m.t("field.rent_now_roll" if f.kind == "attraction" else "field.rent_now", amount=g.money(g.rent(i, 7)))
+            rows.append(f"<p>{esc(rent)}</p>")
         self.pane.object = "".join(rows)
 
     def __panel__(self) -> pn.viewable.Viewable:
@@ -107,17 +130,19 @@ class LogView(Viewer):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self.pane = pn.pane.HTML(sizing_mode="stretch_width", height=260, styles={"overflow-y": "auto"})
+        self.title = pn.pane.HTML(sizing_mode="stretch_width")
         self.model.param.watch(lambda *_: self.refresh(), ["version", "lang"])
         self.refresh()
 
     def refresh(self) -> None:
         """Show the last events."""
         lines = self.model.log_lines(120)
+        assign(self.title, object=f"<h3 style='margin:4px 0'>{esc(self.model.t('log.title'))}</h3>")
         self.pane.object = "<ol class='lp-log' style='margin:0;padding-left:1.5em;font-size:0.9em'>" + "".join(
             f"<li>{esc(t)}</li>" for t in lines[::-1]) + "</ol>"
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column("### Log (newest first)", self.pane, sizing_mode="stretch_width")
+        return pn.Column(self.title, self.pane, sizing_mode="stretch_width")
 
 
 def rules_text(preset: str, lang: str) -> str:
@@ -127,7 +152,7 @@ def rules_text(preset: str, lang: str) -> str:
         path = base.joinpath(name)
         if path.is_file():
             return path.read_text(encoding="utf-8")
-    return f"# {preset}\n\nSee docs/rules.md for how laspoly plays this preset."
+    return tr("rules.missing", lang, preset=preset)
 
 
 class RulesView(TabView):
@@ -146,9 +171,10 @@ class RulesView(TabView):
         """Show the rules of this game's preset and its rule options."""
         g = self.model.game
         self.pane.object = rules_text(g.preset.id, self.model.lang)
-        rows = "".join(f"<tr><td><code>{esc(k)}</code></td><td>{esc(str(v).lower() if isinstance(v, bool) else v)}</td></tr>"
+        # option names and values are what a teacher types as overrides (name=value), so they read as code in every language
+        rows = "".join(f"<tr><td><code>{esc(k)}</code></td><td><code>{esc(str(v).lower() if isinstance(v, bool) else v)}</code></td></tr>"
                        for k, v in g.rules.as_dict().items())
-        self.options.object = f"<details><summary>Rule options of this game</summary><table>{rows}</table></details>"
+        self.options.object = f"<details><summary>{esc(self.model.t('rules.options'))}</summary><table>{rows}</table></details>"
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(self.pane, self.options, sizing_mode="stretch_width")
@@ -165,42 +191,67 @@ class SetupView(Viewer):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.preset = pn.widgets.Select(label="Rulebook", options=list(GameModel.presets()), value="laspoly", width=200)
-        self.lang = pn.widgets.Select(label="Language", options={"English": "en", "Español": "es"}, value="en", width=140)
-        self.rules = pn.widgets.TextInput(label="Rule overrides (name=value, space-separated)", placeholder="jail_exit=any_die_3",
-                                          width=420)
-        self.count = pn.widgets.IntSlider(label="Players", start=MIN_PLAYERS, end=MAX_PLAYERS, value=3, width=220)
-        self.names = [pn.widgets.TextInput(label=f"Player {i + 1}", value=name, max_length=40, width=220)
-                      for i, name in enumerate(DEFAULT_NAMES[:MAX_PLAYERS])]
-        self.seat_kinds = [pn.widgets.Select(label="Seat", options=list(SEAT_CHOICES), value=PERSON if i == 0 else DEFAULT_OPPONENT, width=140)
+        m = self.model
+        self.preset = pn.widgets.Select(options=list(GameModel.presets()), value="laspoly", width=200, stylesheets=[FOCUS_CSS])
+        self.lang = pn.widgets.Select(options=LANGUAGES, value=m.lang, width=140, stylesheets=[FOCUS_CSS])
+        self.lang.param.watch(lambda *_: self._placeholders(), "value")
+        self.rules = pn.widgets.TextInput(placeholder="jail_exit=any_die_3", width=420, stylesheets=[FOCUS_CSS])
+        self.count = pn.widgets.IntSlider(start=MIN_PLAYERS, end=MAX_PLAYERS, value=3, width=220, stylesheets=[FOCUS_CSS])
+        self.names = [pn.widgets.TextInput(value=name, max_length=40, width=220, stylesheets=[FOCUS_CSS])
+                      for name in DEFAULT_NAMES[:MAX_PLAYERS]]
+        self.seat_kinds = [pn.widgets.Select(options=seat_options(m), value=PERSON if i == 0 else DEFAULT_OPPONENT, width=160, stylesheets=[FOCUS_CSS])
                            for i in range(MAX_PLAYERS)]
-        self.seed = pn.widgets.IntInput(label="Seed", value=new_seed(), start=0, width=140)  # random; the cards show it for a replay
-        self.dice = pn.widgets.TextInput(label="Scripted dice (optional), e.g. 6-6 2-3", width=300)
-        self.rounds = pn.widgets.IntInput(label="Stop after rounds (0: no cap)", value=0, start=0, width=200)
-        self.minutes = pn.widgets.IntInput(label="Stop after minutes (0: no cap)", value=0, start=0, width=200)
-        self.start = pn.widgets.Button(label="New game", color="primary")
+        self.seed = pn.widgets.IntInput(value=new_seed(), start=0, width=140, stylesheets=[FOCUS_CSS])  # random; the cards show it for a replay
+        self.dice = pn.widgets.TextInput(width=300, stylesheets=[FOCUS_CSS])
+        self.rounds = pn.widgets.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
+        self.minutes = pn.widgets.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
+        self.start = pn.widgets.Button(color="primary", stylesheets=[BUTTON_CSS])
         self.note = pn.pane.HTML()
         self.rows = pn.Column()
         self.count.param.watch(lambda *_: self._rows(), "value")
         self.start.on_click(self._start)
+        m.param.watch(lambda *_: self._word(), "lang")
+        self._word()
         self._rows()
 
+    def _word(self) -> None:
+        """Label every widget in the page's language (a new game's words follow the language switch at the top)."""
+        m = self.model
+        t = functools.partial(tr, lang=m.lang)
+        for widget, key in ((self.preset, "setup.rulebook"), (self.lang, "setup.language"), (self.rules, "setup.rules"),
+                            (self.count, "setup.players"), (self.seed, "setup.seed"), (self.dice, "setup.dice"),
+                            (self.rounds, "setup.rounds"), (self.minutes, "setup.minutes")):
+            assign(widget, label=t(key))
+        for i, (name, seat) in enumerate(zip(self.names, self.seat_kinds, strict=True)):
+            assign(name, label=t("setup.player", n=i + 1))
+            assign(seat, label=t("setup.seat"), options=seat_options(m))
+        assign(self.start, label=t("setup.start"))
+        assign(self.lang, value=m.lang)
+        self._placeholders()
+
+    def _placeholders(self) -> None:
+        """An empty name box shows the name the player gets ("Jugador 2" in a Spanish game)."""
+        for name, default in zip(self.names, default_names(len(self.names), self.lang.value), strict=True):
+            assign(name, placeholder=default)
+
     def _rows(self) -> None:
-        self.rows.objects = [pn.Row(self.names[i], self.seat_kinds[i]) for i in range(self.count.value)]
+        self.rows.objects = [pn.FlexBox(self.names[i], self.seat_kinds[i], flex_wrap="wrap") for i in range(self.count.value)]
 
     def _start(self, _: Any) -> None:
         n = self.count.value
+        blank = default_names(n, self.lang.value)  # a name left empty is "Player 2", or "Jugador 2" in a Spanish game
         ok = self.model.new_game(
-            [w.value for w in self.names[:n]], [w.value for w in self.seat_kinds[:n]], preset=self.preset.value,
+            [w.value.strip() or blank[i] for i, w in enumerate(self.names[:n])], [w.value for w in self.seat_kinds[:n]], preset=self.preset.value,
             rules=self.rules.value, seed=int(self.seed.value or 0), dice=self.dice.value, lang=self.lang.value,
             max_rounds=int(self.rounds.value) or None, minutes=int(self.minutes.value) or None)
-        self.note.object = "<p>Game started.</p>" if ok else f"<p style='color:#b00020'>{esc(self.model.message)}</p>"
+        self.note.object = f"<p>{esc(self.model.t('setup.started'))}</p>" if ok else f"<p style='color:#b00020'>{esc(self.model.message)}</p>"
         if ok:  # the next game gets a seed of its own; this one's stays on the player cards
             self.seed.value = new_seed()
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(pn.Row(self.preset, self.lang), self.rules, self.count, self.rows, pn.Row(self.seed, self.dice),
-                         pn.Row(self.rounds, self.minutes), self.start, self.note, sizing_mode="stretch_width")
+        flex = functools.partial(pn.FlexBox, flex_wrap="wrap")
+        return pn.Column(flex(self.preset, self.lang), self.rules, self.count, self.rows, flex(self.seed, self.dice),
+                         flex(self.rounds, self.minutes), self.start, self.note, sizing_mode="stretch_width")
 
 
 class FilesView(Viewer):
@@ -211,23 +262,35 @@ class FilesView(Viewer):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         m = self.model
-        self.save = pn.widgets.FileDownload(callback=m.save_json, filename="laspoly-game.json", label="Save game",
-                                            color="primary", width=160)
+        self.save = pn.widgets.FileDownload(callback=m.save_json, filename="laspoly-game.json", color="primary", width=160,
+                                            stylesheets=[BUTTON_CSS])
         self.load = pn.widgets.FileDropper(accepted_filetypes=[".json", "application/json"], multiple=False,
-                                           max_file_size=f"{MAX_SAVE_BYTES // 1_000_000}MB", label="Load game", width=320)
+                                           max_file_size=f"{MAX_SAVE_BYTES // 1_000_000}MB", width=320)
         self.load.param.watch(self._loaded, "value")
         self.note = pn.pane.HTML()
-        self.csvs = pn.Row(
-            pn.widgets.FileDownload(callback=m.log_csv, filename="laspoly-log.csv", label="Log as CSV", width=140),
-            pn.widgets.FileDownload(callback=m.dice_csv, filename="laspoly-dice.csv", label="Dice as CSV", width=140),
-            pn.widgets.FileDownload(callback=m.landings_csv, filename="laspoly-landings.csv", label="Landings as CSV", width=160))
+        self.load_title = pn.pane.HTML()
+        self.export_title = pn.pane.HTML()
+        self.log_csv = pn.widgets.FileDownload(callback=m.log_csv, filename="laspoly-log.csv", width=160, stylesheets=[BUTTON_CSS])
+        self.dice_csv = pn.widgets.FileDownload(callback=m.dice_csv, filename="laspoly-dice.csv", width=160, stylesheets=[BUTTON_CSS])
+        self.landings_csv = pn.widgets.FileDownload(callback=m.landings_csv, filename="laspoly-landings.csv", width=180,
+                                                    stylesheets=[BUTTON_CSS])
+        self.csvs = pn.FlexBox(self.log_csv, self.dice_csv, self.landings_csv, flex_wrap="wrap")
+        m.param.watch(lambda *_: self._word(), "lang")
+        self._word()
+
+    def _word(self) -> None:
+        m = self.model
+        for widget, key in ((self.save, "files.save"), (self.load, "files.load"), (self.log_csv, "files.log_csv"),
+                            (self.dice_csv, "files.dice_csv"), (self.landings_csv, "files.landings_csv")):
+            assign(widget, label=m.t(key))
+        assign(self.load_title, object=f"<b>{esc(m.t('files.load'))}</b> {esc(m.t('files.load_limit', mb=MAX_SAVE_BYTES // 1_000_000))}")
+        assign(self.export_title, object=f"<h4 style='margin:8px 0 4px'>{esc(m.t('files.export'))}</h4>")
 
     def _loaded(self, event: Any) -> None:
         for name, data in (event.new or {}).items():
             raw = data.encode() if isinstance(data, str) else bytes(data)
-            ok = self.model.load_json(raw, name)
-            self.note.object = f"<p>{'Loaded' if ok else ''} {esc(self.model.message) if not ok else esc(name)}</p>"
+            self.model.load_json(raw, name)
+            self.note.object = f"<p>{esc(self.model.message)}</p>"
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(self.save, pn.pane.HTML(f"<b>Load game</b> (a laspoly save file, at most {MAX_SAVE_BYTES // 1_000_000} MB)"),
-                         self.load, self.note, "#### Export", self.csvs, sizing_mode="stretch_width")
+        return pn.Column(self.save, self.load_title, self.load, self.note, self.export_title, self.csvs, sizing_mode="stretch_width")
