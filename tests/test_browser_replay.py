@@ -40,3 +40,13 @@ def test_predict_then_roll_asks_for_a_guess_and_scores_it_in_english_and_spanish
     expect(page.get_by_text(re.compile(r"Last roll: Ana guessed 7 and rolled \d+\."))).to_be_visible()
     page.get_by_role("button", name="Español").click()
     expect(page.get_by_text(re.compile(r"Última tirada: Ana apostó 7 y sacó \d+\."))).to_be_visible()
+
+
+def test_a_lesson_link_opens_with_the_live_odds_and_their_legend_in_english_and_spanish(server: str, page: Page) -> None:
+    page.goto(server + "?lesson=1", timeout=60_000)
+    expect(_button(page, "Roll")).to_be_visible(timeout=60_000)
+    expect(page.get_by_text(re.compile(r"^Darker fields: where Ana's next roll is more likely to end"))).to_be_visible()
+    page.get_by_role("button", name="this turn").click()
+    expect(page.get_by_text(re.compile(r"^Darker fields: where Ana's turn is more likely to end"))).to_be_visible()
+    page.get_by_role("button", name="Español").click()
+    expect(page.get_by_text(re.compile(r"^Casillas más oscuras: donde es más probable que acabe el turno de Ana"))).to_be_visible()

@@ -65,3 +65,31 @@ def test_overlay_colours_darken_with_the_probability(mode: str) -> None:
     top = max(probs)
     assert overlay_colour(0, top) == "#ffffff" and overlay_colour(top, top) == "#08519c"
     assert overlay_colour(top / 4, top) > overlay_colour(top / 2, top)  # lighter is a larger hex in every channel
+
+
+def test_the_lesson_switch_colours_the_board_and_heads_each_tooltip_with_its_chance() -> None:
+    from laspoly.ui.app import Dashboard
+
+    m = _model()
+    d = Dashboard(m)
+    assert d.board.cells.data["fill"][7] == "#fdfdf6" and not d.controls.stakes.visible  # off: the plain board
+    d.odds.switch.value = True
+    assert m.odds and d.board.cells.data["tip"][7].startswith("1/6 = 16.7%")
+    fills, _ = overlay(m.game, "roll", "en")
+    assert d.board.cells.data["fill"][7] == overlay_colour(fills[7], max(fills))
+    m.act(A.Roll(0))
+    assert d.controls.stakes.visible and "Pays back in about" in d.controls.stakes.object
+    d.odds.mode.value = "turn"
+    assert m.odds_mode == "turn" and "turn is more likely to end" in d.odds.legend.object
+    m.lang = "es"
+    assert "turno de Ana" in d.odds.legend.object and "Se recupera" in d.controls.stakes.object
+    d.odds.switch.value = False
+    assert d.board.cells.data["fill"][7] == "#fdfdf6" and not d.controls.stakes.visible
+
+
+def test_autoplay_defaults_to_one_turn_a_second_and_run_to_end_says_how_many_turns_it_played() -> None:
+    m = GameModel()
+    assert m.speed == 1.0
+    assert m.new_game(["Ana", "Ben", "Cy"], ["basic", "dealer", "table"], seed=5, max_rounds=300)
+    m.advance(to_end=True)
+    assert m.game.is_over and m.message == f"Run to end played {m.game.turns} turns."

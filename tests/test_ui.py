@@ -206,7 +206,8 @@ def test_the_play_tab_is_filled_in_steps_the_turns_controls_first_then_the_board
     assert winner is d.winner.panel
     board, side = row.objects
     assert [p.object for p in board.select(pn.pane.Bokeh)] == [d.board.figure]
-    header, cards, turn, manage, guessing, card, log = side.objects
+    header, cards, turn, manage, odds, guessing, card, log = side.objects
+    assert d.odds.switch in odds.select(pn.widgets.Switch)
     assert header is d.controls.header and cards is d.cards.pane and d.guessing.switch in guessing.select(pn.widgets.Switch)
     assert d.controls.autoplay in turn.select(pn.widgets.Toggle)
     assert d.controls.house in manage.select(pn.widgets.Button)

@@ -31,6 +31,7 @@ from laspoly.ui.guessing import GuessView
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import InviteView, MyGamesView
 from laspoly.ui.model import GameModel
+from laspoly.ui.odds import OddsView, board_overlay
 from laspoly.ui.presentation import ProjectorView
 from laspoly.ui.probability import ProbabilityView
 from laspoly.ui.replay import ReplayView
@@ -84,11 +85,12 @@ class Dashboard(Viewer):
         self.cards = PlayerCardsView(model=m)
         self.winner = WinnerView(model=m)
         self.guessing = GuessView(model=m)
+        self.odds = OddsView(model=m)
         m.param.watch(self._select_on_board, "selected_field")
         self.lang = pn.widgets.RadioButtonGroup(options=LANGUAGES, value=m.lang, width=200, stylesheets=[BUTTON_CSS])
         self.lang.param.watch(self._switch_language, "value")
         m.param.watch(lambda e: setattr(self.lang, "value", e.new), "lang")
-        m.param.watch(self._refresh_board, ["version", "lang"])
+        m.param.watch(self._refresh_board, ["version", "lang", "odds", "odds_mode"])
         # The first page builds only "Play".  Every other tab starts as an empty slot; its view is made the
         # first time the tab is shown (or the attribute is read) and kept from then on.  Panel's own dynamic
         # tabs would rebuild a tab each time it is shown.
@@ -177,7 +179,7 @@ class Dashboard(Viewer):
             lambda: row.insert(0, pn.Column(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width"), styles=BOARD_STYLES,
                                                stylesheets=[BOARD_UPRIGHT_CSS])),
             lambda: side.append(self.controls.manage_controls()),
-            lambda: side.extend([self.guessing, self.card, self.log]),
+            lambda: side.extend([self.odds, self.guessing, self.card, self.log]),
         ]
 
         def run(index: int = 0) -> None:
@@ -207,7 +209,7 @@ class Dashboard(Viewer):
     def _refresh_board(self, *_: Any) -> None:
         probability = self._views.get("probability")
         if probability is None or not probability.heat:  # the heatmap's board is drawn by the probability view
-            self.board.refresh()
+            self.board.refresh(odds=board_overlay(self.model))
 
     def _show_tab(self, *_: Any) -> None:
         active = self.tabs.active
@@ -277,6 +279,11 @@ def _serve_stylesheets_locally() -> None:
     doc._template_variables["dist_url"] = f"{pn.state.rel_path}/{LOCAL_DIST}" if pn.state.rel_path else LOCAL_DIST
 
 
+def _lesson() -> bool:
+    """``?lesson=1``: the page opens with the live odds on (a teacher's link for a probability lesson)."""
+    return _arg("lesson").lower() in ("1", "true", "yes", "on")
+
+
 def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherView | pn.Column:
     """The dashboard for one browser session: the room in its URL, or a new room; or a class's teacher page.
 
@@ -294,7 +301,7 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     if room and secret:
         try:
             table = join_room(store, room, secret, owner_key=me)
-            model = GameModel(table=table, lang=table.lang)
+            model = GameModel(table=table, lang=table.lang, odds=_lesson())
             return Dashboard(model) if model.can_drive else ProjectorView(model)
         except StoreError as exc:
             note = tr("msg.bad_link", error=exc)
@@ -315,7 +322,7 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     me = me or new_owner_key()
     table = open_room(store, Game(["Ana", "Bot 1", "Bot 2"], seed=7, max_rounds=200), [PERSON, "basic", "basic"], me,
                       class_code=class_code)
-    model = GameModel(table=table, lang=table.lang, message=note)
+    model = GameModel(table=table, lang=table.lang, message=note, odds=_lesson())
     query = owner_link(me, table.room_id)
     if _serving():
         def show_room_in_url() -> None:  # once the page has loaded, so that a reload resumes this room

@@ -236,8 +236,12 @@ def _fixed_columns(game: Game, lang: str) -> dict[str, list[Any]]:
     return cols
 
 
-def board_data(model: GameModel, heat: list[float] | None = None) -> dict[str, list[Any]]:
-    """Columns for the field cells: place, name, colour band, price, owner's band, buildings, mortgage, last move, heat."""
+def board_data(model: GameModel, heat: list[float] | None = None,
+               odds: tuple[list[str], list[str]] | None = None) -> dict[str, list[Any]]:
+    """Columns for the field cells: place, name, colour band, price, owner's band, buildings, mortgage, last move, heat.
+
+    ``odds`` colours the cells and heads their tooltips with the live odds overlay: a fill and a tip per field.
+    """
     g, lang = model.game, model.lang
     cols = {k: list(v) for k, v in _fixed_columns(g, lang).items()}
     move = last_move(g)
@@ -267,8 +271,9 @@ def board_data(model: GameModel, heat: list[float] | None = None) -> dict[str, l
                      ("mortgage_fill", 0.45 if mortgaged else 0.0), ("hatch", "/" if mortgaged else " "),
                      ("last_move", mark), ("from_alpha", 1.0 if mark == "from" else 0.0),
                      ("to_alpha", 1.0 if mark == "to" else 0.0),
-                     ("fill", _heat_color(heat[i]) if heat is not None else "#fdfdf6"),
-                     ("tip", ", ".join(tip) if tip else price)):
+                     ("fill", odds[0][i] if odds is not None else _heat_color(heat[i]) if heat is not None else "#fdfdf6"),
+                     ("tip", (odds[1][i] + (" · " if tip else "") if odds is not None else "") + (", ".join(tip) if tip else
+                                                                                                  "" if odds is not None else price))):
             dynamic[k].append(v)
     cols.update(dynamic)
     return cols
@@ -572,9 +577,9 @@ class BoardFigure:
     def _on_tap(self, attr: str, old: list[int], new: list[int]) -> None:
         self.model.selected_field = new[0] if new else -1
 
-    def refresh(self, heat: list[float] | None = None) -> None:
+    def refresh(self, heat: list[float] | None = None, odds: tuple[list[str], list[str]] | None = None) -> None:
         """Redraw from the model (cells, buildings, tokens, the middle), sending only what changed."""
-        _update(self.cells, board_data(self.model, heat))
+        _update(self.cells, board_data(self.model, heat, odds))
         _update(self.buildings, buildings_data(self.model))
         _update(self.tokens, token_data(self.model))
         for key, data in centre_data(self.model).items():

@@ -20,6 +20,7 @@ from laspoly.engine import actions as A
 from laspoly.engine.game import AUCTION, BUY, DEBT, TRAVEL, TURN
 from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, PLAYER_COLORS, KeyShortcuts, assign, esc, guarded, player_badge, player_glyph
 from laspoly.ui.model import GameModel
+from laspoly.ui.odds import build_line, buy_line, prison_line
 
 #: No property chosen in the list (the board may have selected a field that is not the player's).
 NO_FIELD = -1
@@ -84,6 +85,9 @@ class ControlsView(Viewer):
         # room for a few reasons, so the cards below stay put as the reasons change from step to step
         self.why = pn.pane.HTML(sizing_mode="stretch_width", min_height=WHY_HEIGHT, styles={"font-size": "0.85em", "color": "#444"})
         self.keys = KeyShortcuts(sizing_mode="stretch_width")
+        #: Lesson mode: the stakes of the turn's decision (buy, prison) and of building on the chosen street, in numbers.
+        self.stakes = pn.pane.HTML(sizing_mode="stretch_width", styles={"font-size": "0.9em", "color": "#08306b"})
+        self.build_stakes = pn.pane.HTML(sizing_mode="stretch_width", styles={"font-size": "0.9em", "color": "#08306b"})
         #: Whether the keyboard shortcuts act (the dashboard turns them off while another tab is shown).
         self.shortcuts_on = True
         self.keys.param.watch(self._on_key, "press")
@@ -221,6 +225,7 @@ class ControlsView(Viewer):
             assign(self.keys, hint=m.t("play.keys"))
         assign(self.header, object=self._header(claims))
         assign(self.status, object=f"<b>{esc(m.status())}</b>")
+        self._refresh_odds()
         assign(self.message, object=f"<div role='status' class='lp-message' style='{MESSAGE_STYLE}'>{esc(m.message)}</div>" if m.message else "")
         for button in (self.confirm, self.cancel):
             assign(button, visible=m.pending_confirm is not None)
@@ -416,6 +421,15 @@ class ControlsView(Viewer):
         assign(self.propose, disabled=reason is not None)
         assign(self.trade_why, object=f"<small>{esc(reason)}</small>" if reason else "")
 
+    def _refresh_odds(self) -> None:
+        """In lesson mode, one line of stakes beside the decision on offer and beside the build buttons."""
+        m = self.model
+        on = m.odds and m.person_to_move is not None
+        turn = [line for line in (buy_line(m), prison_line(m)) if line] if on else []
+        build = build_line(m, m.selected_field) if on else ""
+        assign(self.stakes, visible=bool(turn), object="".join(f"<p style='margin:2px 0'>{esc(line)}</p>" for line in turn))
+        assign(self.build_stakes, visible=bool(build), object=f"<p style='margin:2px 0'>{esc(build)}</p>" if build else "")
+
     def turn_controls(self) -> pn.Column:
         """The status line and the decisions of a turn, with the autoplay controls.
 
@@ -430,7 +444,7 @@ class ControlsView(Viewer):
         return pn.Column(
             self.status, self.message,
             _flex(self.roll, self.end_turn, self.claim),
-            occasional,
+            occasional, self.stakes,
             _flex(self.next, self.autoplay, self.run_end, self.undo, self.speed),
             self.keys, self.why,
             sizing_mode="stretch_width",
@@ -442,7 +456,7 @@ class ControlsView(Viewer):
         The trade card starts folded and is filled the first time it is opened:
         most players never open it, and its widgets are a good part of the page.
         """
-        self.manage_card.objects = [pn.Column(self.field, _flex(self.house, self.hotel, self.factory),
+        self.manage_card.objects = [pn.Column(self.field, _flex(self.house, self.hotel, self.factory), self.build_stakes,
                                               _flex(self.sell_building, self.sell_property, self.mortgage, self.repay),
                                               sizing_mode="stretch_width")]
         return pn.Column(self.manage_card, self.trade_card, sizing_mode="stretch_width")

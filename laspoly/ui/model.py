@@ -94,11 +94,15 @@ class GameModel(param.Parameterized):
     lang = param.Selector(default="en", objects=["en", "es"], doc="Language of the whole page: words, names, cards and the log.")
     message = param.String(default="", doc="The last error or notice for the person at the screen.")
     autoplay = param.Boolean(default=False, doc="Bots play on by themselves until a person must decide.")
-    speed = param.Number(default=4.0, bounds=(0.5, 20.0), doc="Autoplay pace, in bot turns per second.")
+    speed = param.Number(default=1.0, bounds=(0.5, 20.0),
+                         doc="Autoplay pace, in bot turns per second: one a second by default, so a class can follow each move.")
     selected_field = param.Integer(default=-1, doc="The field whose property card is shown (-1: none).")
     pending_confirm = param.Parameter(default=None, doc="An action that would leave cash at zero, awaiting confirmation (L19).")
     deadline = param.Number(default=None, allow_None=True, doc="Epoch seconds at which a class-period game stops (L20).")
     navigate = param.String(default="", doc="A query string the page should move to (a game opened in a new room).")
+    odds = param.Boolean(default=False, doc="Lesson mode: live odds on the board and the stakes of each decision in numbers.")
+    odds_mode = param.Selector(default="roll", objects=["roll", "turn", "long_run"],
+                               doc="What the board's overlay shows: this roll, this turn or the long run.")
     predict = param.Boolean(default=False, doc="Predict, then roll: a person types a guess of the total before each roll.")
     guess = param.Integer(default=None, allow_None=True, bounds=(2, 12), doc="The guess typed for the next roll of a person.")
 
@@ -348,6 +352,8 @@ class GameModel(param.Parameterized):
                               until=lambda g: self._time_is_up() or (not to_end and g.turns != turn))
         if to_end and not self.game.is_over and (done >= budget or self._time_is_up()):
             self.game.end_by_cap()
+        if to_end:
+            self.message = self.t("msg.ran_to_end", turns=self.game.turns - turn + 1)  # the turn it began in, too
         if to_end or self.person_to_move is not None:
             self.autoplay = False
         self._changed()

@@ -1,5 +1,9 @@
 """Live odds in words and colours, for the Play tab: one line of stakes beside a decision, and the board's overlay.
 
+With the lesson switch on (:class:`OddsView`, or ``?lesson=1`` in the page's address), the board colours
+every field by the chance that the token of the player to move ends there (this roll, this turn, or the
+long run), each field's tooltip gives it as a fraction and a percent, and each decision shows its stakes.
+
 The numbers are :mod:`laspoly.analysis.odds`'s (the exact chain); this module
 only says them in the page's language and turns them into the board's colours
 and tooltips.  Each line is short enough to sit beside its button.
@@ -8,9 +12,15 @@ and tooltips.  Each line is short enough to sit beside its button.
 from __future__ import annotations
 
 import math
+from typing import Any
+
+import panel as pn
+import param
+from panel.viewable import Viewer
 
 from laspoly.analysis.odds import build_stakes, buy_stakes, casino_stakes, live_odds, prison_stakes, show_probability
 from laspoly.engine.game import BUY, Game
+from laspoly.ui.common import assign, esc
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
@@ -94,3 +104,57 @@ def overlay_colour(p: float, top: float) -> str:
 def legend(mode: str, lang: str, player: str) -> str:
     """The overlay's legend in plain words."""
     return tr(f"odds.legend_{mode}", lang, name=player)
+
+
+def board_overlay(m: GameModel) -> tuple[list[str], list[str]] | None:
+    """The board's fills and tooltips for the live odds, or None when the overlay is off (or the game is over)."""
+    if not m.odds or m.game.is_over:
+        return None
+    probs, tips = overlay(m.game, m.odds_mode, m.lang)
+    top = max(probs) if probs else 0.0
+    return [overlay_colour(p, top) for p in probs], tips
+
+
+class OddsView(Viewer):
+    """The lesson switch, what the overlay shows, and its legend in plain words (with the casino's expected payout)."""
+
+    model = param.ClassSelector(class_=GameModel)
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        m = self.model
+        self.switch = pn.widgets.Switch(value=m.odds, width=50)
+        self.label = pn.pane.HTML(margin=(8, 4))
+        self.mode = pn.widgets.RadioButtonGroup(options={}, value=m.odds_mode, color="light", sizing_mode="stretch_width")
+        self.legend = pn.pane.HTML(sizing_mode="stretch_width", min_height=24)
+        self.switch.param.watch(lambda e: self._set(odds=e.new), "value")
+        self.mode.param.watch(lambda e: self._set(odds_mode=e.new), "value")
+        m.param.watch(lambda *_: self.refresh(), ["version", "lang", "odds", "odds_mode"])
+        self.refresh()
+
+    def _set(self, **values: Any) -> None:
+        m = self.model
+        if any(getattr(m, k) != v for k, v in values.items()):
+            with m.redraw_batch():
+                m.param.update(**values)
+                m.redraw()
+
+    def refresh(self) -> None:
+        """The switch, the modes and the legend as the model stands."""
+        m, lang = self.model, self.model.lang
+        assign(self.switch, value=m.odds)
+        assign(self.label, object=f"<b>{esc(tr('odds.switch', lang))}</b>")
+        options = {tr(f"odds.mode_{mode}", lang): mode for mode in OVERLAY_MODES}
+        if self.mode.options != options:
+            self.mode.options = options
+        assign(self.mode, value=m.odds_mode, visible=m.odds)
+        if m.odds and not m.game.is_over:
+            who = m.game.players[m.game.current].name
+            casino = casino_line(m)
+            assign(self.legend, visible=True, object=f"<p style='margin:2px 0'>{esc(legend(m.odds_mode, lang, who))}</p>"
+                                                       + (f"<p style='margin:2px 0'>{esc(casino)}</p>" if casino else ""))
+        else:
+            assign(self.legend, visible=False, object="")
+
+    def __panel__(self) -> pn.viewable.Viewable:
+        return pn.Column(pn.Row(self.switch, self.label), self.mode, self.legend, sizing_mode="stretch_width")

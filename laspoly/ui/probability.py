@@ -19,6 +19,7 @@ from laspoly.bots.basic import TEMPERAMENTS
 from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, TabView, assign, esc, words
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
+from laspoly.ui.odds import board_overlay
 
 
 class ProbabilityView(TabView):
@@ -117,7 +118,7 @@ class ProbabilityView(TabView):
             self.board.refresh(heat)
             self.heat_note.object = f"<p>{esc(m.t('prob.heat_note', n=total))}</p>"
         else:
-            self.board.refresh()
+            self.board.refresh(odds=board_overlay(m))
             self.heat_note.object = ""
 
     async def _lab(self, _: Any) -> None:
