@@ -93,3 +93,12 @@ def test_autoplay_defaults_to_one_turn_a_second_and_run_to_end_says_how_many_tur
     assert m.new_game(["Ana", "Ben", "Cy"], ["basic", "dealer", "table"], seed=5, max_rounds=300)
     m.advance(to_end=True)
     assert m.game.is_over and m.message == f"Run to end played {m.game.turns} turns."
+
+
+def test_a_page_opened_in_lesson_mode_shows_the_odds_at_once() -> None:
+    from laspoly.ui.app import Dashboard
+
+    m = _model()
+    m.odds = True
+    d = Dashboard(m)
+    assert d.board.cells.data["tip"][7].startswith("1/6 = 16.7%") and d.board.cells.data["fill"][7] != "#fdfdf6"

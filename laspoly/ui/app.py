@@ -79,6 +79,8 @@ class Dashboard(Viewer):
         if _serving():  # every view's redraw after a step reaches the page as one message (a notebook keeps Panel's own)
             m.redraw_batch = pn.io.hold
         self.board = BoardFigure(m)
+        if m.odds:  # a lesson page opens with the live odds already on the board
+            self.board.refresh(odds=board_overlay(m))
         self.controls = ControlsView(model=m)
         self.card = CardView(model=m)
         self.log = LogView(model=m)
