@@ -101,3 +101,23 @@ def test_a_class_of_three_rooms_in_three_browsers_pools_on_the_teachers_page_and
     finally:
         proc.terminate()
         proc.wait(timeout=20)
+
+
+def test_the_demonstration_menu_keeps_its_choice_when_the_page_turns_spanish(server: str, page: Page) -> None:
+    _open(page, server)
+    _tab(page, "For teachers")
+    _input(page, "Demonstration").select_option(label="Train fares from the Airport")
+    page.get_by_role("button", name="Español").click()
+    menu = _input(page, "Demostración")
+    expect(menu).to_be_visible()
+    expect(page.get_by_text("Ana saca 3+1", exact=False).first).to_be_visible()
+    assert menu.evaluate("e => e.options[e.selectedIndex] ? e.options[e.selectedIndex].text : ''") == "Tarifas de tren desde el aeropuerto"
+
+
+def test_the_demonstration_menu_shows_its_first_choice_on_a_page_already_in_spanish(server: str, page: Page) -> None:
+    _open(page, server)
+    page.get_by_role("button", name="Español").click()
+    _tab(page, "Para docentes")
+    menu = _input(page, "Demostración")
+    expect(menu).to_be_visible()
+    assert menu.evaluate("e => e.options[e.selectedIndex] ? e.options[e.selectedIndex].text : ''") == "El bote del casino con 2+2"

@@ -89,8 +89,9 @@ class DemonstrationsView(TabView):
     def _words(self) -> None:
         """Labels and the menu in the page's language."""
         lang = self.model.lang
-        self.menu.param.update(label=tr("demo.menu", lang),
-                               options={d.title: d.id for d in demonstrations(lang)})
+        options = {d.title: d.id for d in demonstrations(lang)}
+        chosen = self.menu.value if self.menu.value in options.values() else next(iter(options.values()))
+        self.menu.param.update(label=tr("demo.menu", lang), options=options, value=chosen)
         self.start.label = tr("demo.start", lang)
         self.editor_head.object = f"<h3 style='margin:12px 0 2px'>{esc(tr('demo.editor', lang))}</h3><p style='margin:0'>{esc(tr('demo.editor_help', lang))}</p>"
         self.reload.label = tr("demo.reload", lang)
