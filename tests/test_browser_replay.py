@@ -50,3 +50,16 @@ def test_a_lesson_link_opens_with_the_live_odds_and_their_legend_in_english_and_
     expect(page.get_by_text(re.compile(r"^Darker fields: where Ana's turn is more likely to end"))).to_be_visible()
     page.get_by_role("button", name="Español").click()
     expect(page.get_by_text(re.compile(r"^Casillas más oscuras: donde es más probable que acabe el turno de Ana"))).to_be_visible()
+
+
+def test_lesson_mode_shows_the_stakes_of_buying_and_run_to_end_says_how_many_turns_it_played(server: str, page: Page) -> None:
+    page.goto(server + "?lesson=1", timeout=60_000)
+    expect(_button(page, "Roll")).to_be_enabled(timeout=60_000)
+    _button(page, "Roll").click()  # the default game's first roll (seed 7) lands Ana on a station for sale
+    expect(page.get_by_text(re.compile(r"^Pays back in about \d+ opponent turns"))).to_be_visible()
+    page.get_by_role("button", name="Español").click()
+    expect(page.get_by_text(re.compile(r"^Se recupera en unos \d+ turnos de rivales"))).to_be_visible()
+    page.get_by_role("button", name="English").click()
+    _button(page, "Run to end").click()
+    expect(page.get_by_text(re.compile(r"^Run to end played \d+ turns\."))).to_be_visible(timeout=120_000)
+    expect(page.locator(".lp-winner")).to_be_visible()
