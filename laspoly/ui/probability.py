@@ -41,7 +41,7 @@ class ProbabilityView(TabView):
         self.dice_chart = fig
         self.heat_note = pn.pane.HTML()
         self.games = pn.widgets.IntInput(value=100, start=4, end=5000, step=50, width=120, stylesheets=[FOCUS_CSS])
-        self.lab_bots = pn.widgets.MultiChoice(options=list(TEMPERAMENTS), value=["greedy", "cautious", "hotel", "factory"], width=360,
+        self.lab_bots = pn.widgets.MultiChoice(options=list(TEMPERAMENTS), value=["dealer", "shark", "hotelier", "industrialist"], width=360,
                                                stylesheets=[FOCUS_CSS])
         self.run_lab = pn.widgets.Button(color="primary", stylesheets=[BUTTON_CSS])
         self.lab_title = pn.pane.HTML(sizing_mode="stretch_width")
