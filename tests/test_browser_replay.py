@@ -30,7 +30,7 @@ def test_the_replay_slider_steps_back_through_the_game_in_english_and_spanish(se
 
 def test_predict_then_roll_asks_for_a_guess_and_scores_it_in_english_and_spanish(server: str, page: Page) -> None:
     _open(page, server)
-    page.locator(".bk-panel-models-widgets-Switch, .bk-switch, [role='switch']").first.click()
+    page.locator(".lp-predict-switch").first.click()  # not the live odds' switch beside it
     expect(page.get_by_text("what total will you roll?", exact=False)).to_be_visible()
     _button(page, "Roll").click()
     expect(page.get_by_text("click your guess of the total (2 to 12) first", exact=False)).to_be_visible()

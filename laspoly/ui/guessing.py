@@ -47,7 +47,7 @@ class GuessView(Viewer):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         m = self.model
-        self.switch = pn.widgets.Switch(value=m.predict, width=50)
+        self.switch = pn.widgets.Switch(value=m.predict, width=50, css_classes=["lp-predict-switch"])
         self.switch_label = pn.pane.HTML(margin=(8, 4))
         self.prompt = pn.pane.HTML(sizing_mode="stretch_width", min_height=24)
         self.choices = pn.widgets.RadioButtonGroup(options=TOTALS, value=None, color="light", stylesheets=[BUTTON_CSS],

@@ -123,7 +123,7 @@ class OddsView(Viewer):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         m = self.model
-        self.switch = pn.widgets.Switch(value=m.odds, width=50)
+        self.switch = pn.widgets.Switch(value=m.odds, width=50, css_classes=["lp-odds-switch"])
         self.label = pn.pane.HTML(margin=(8, 4))
         self.mode = pn.widgets.RadioButtonGroup(options={}, value=m.odds_mode, color="light", sizing_mode="stretch_width")
         self.legend = pn.pane.HTML(sizing_mode="stretch_width", min_height=24)
