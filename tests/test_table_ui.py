@@ -291,3 +291,12 @@ def test_hostile_names_are_escaped_on_the_cards_the_header_and_the_winner_screen
     for html in (d.cards.pane.object, d.controls.header.object, d.winner.title.object, d.winner.table.object):
         assert "<img" not in html
     assert "&lt;img" in d.winner.table.object
+
+
+def test_the_empty_win_chart_names_only_the_bots_chosen_so_labels_fit_a_tablet() -> None:
+    m = GameModel()
+    view = ProbabilityView(model=m)
+    assert view.win_fig.x_range.factors == ["dealer", "shark", "hotelier", "industrialist"]
+    view.lab_bots.value = ["basic", "dealer"]
+    m.lang = "es"
+    assert view.win_fig.x_range.factors == ["básico", "tratante"]

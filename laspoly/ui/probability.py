@@ -60,6 +60,7 @@ class ProbabilityView(TabView):
         self.run_lab.on_click(self._lab)
         self.model.param.watch(self.changed, ["version", "lang"])
         self.param.watch(lambda *_: self.refresh(), ["heat"])
+        self.lab_bots.param.watch(lambda *_: self._word(), "value")  # the empty chart names the bots chosen
         self._chain_key: tuple[str, str] | None = None
         self._chain: list[float] = []
         self.refresh()
@@ -87,7 +88,7 @@ class ProbabilityView(TabView):
         words(self.dice_chart, t("prob.dice_chart"), t("prob.dice_x"), t("prob.dice_y"))
         words(self.win_fig, t("prob.win_chart"), "", t("prob.win_y"))
         words(self.len_fig, t("prob.length_chart"), t("prob.length_x"), t("prob.length_y"))
-        factors = [t(f"seat.{k}") for k in TEMPERAMENTS]
+        factors = [t(f"seat.{k}") for k in dict.fromkeys(self.lab_bots.value)]  # the chosen bots: twelve overlap on a tablet
         if not self.win_source.data["bot"] and list(self.win_fig.x_range.factors) != factors:
             self.win_fig.x_range.factors = factors
 
