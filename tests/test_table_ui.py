@@ -299,4 +299,4 @@ def test_the_empty_win_chart_names_only_the_bots_chosen_so_labels_fit_a_tablet()
     assert view.win_fig.x_range.factors == ["dealer", "shark", "hotelier", "industrialist"]
     view.lab_bots.value = ["basic", "dealer"]
     m.lang = "es"
-    assert view.win_fig.x_range.factors == ["básico", "tratante"]
+    assert view.win_fig.x_range.factors == ["básico", "comerciante"]
