@@ -46,6 +46,14 @@ def test_a_lesson_link_opens_with_the_live_odds_and_their_legend_in_english_and_
     page.goto(server + "?lesson=1", timeout=60_000)
     expect(_button(page, "Roll")).to_be_visible(timeout=60_000)
     expect(page.get_by_text(re.compile(r"^Darker fields: where Ana's next roll is more likely to end"))).to_be_visible()
+    page.wait_for_url(re.compile(r"\?room=.*&lesson=1$"), timeout=15_000)  # the room's address keeps the lesson
+    room = page.url
+    _tab(page, "New game")
+    with page.expect_navigation(timeout=60_000):  # a new room, whose address keeps the lesson too
+        _button(page, "New game").click()
+    expect(_button(page, "Roll")).to_be_visible(timeout=60_000)
+    assert page.url != room and re.search(r"\?room=.*&lesson=1$", page.url)
+    expect(page.get_by_text(re.compile(r"^Darker fields: where Ana's next roll is more likely to end"))).to_be_visible()
     page.get_by_role("button", name="this turn").click()
     expect(page.get_by_text(re.compile(r"^Darker fields: where Ana's turn is more likely to end"))).to_be_visible()
     page.get_by_role("button", name="Español").click()
