@@ -262,6 +262,24 @@ def test_a_steps_redraw_does_not_touch_the_lesson_or_guessing_views_while_their_
     assert sorted(redrawn) == ["guessing", "odds"]
 
 
+def test_a_steps_redraw_words_only_the_logs_new_events_and_a_new_language_rewords_them_all(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    m = _model(seats=("basic", "basic", "basic"))
+    d = Dashboard(m)
+    for _ in range(3):
+        m.advance()
+    worded: list[object] = []
+    describe = type(m.game).describe
+    monkeypatch.setattr(type(m.game), "describe", lambda g, e, lang="en": worded.append(e) or describe(g, e, lang))
+    seen = len(m.game.log)
+    m.advance()
+    assert worded == m.game.log[seen:] and worded  # the events already shown keep their lines
+    shown = re.findall(r"<li>(.*?)</li>", d.log.pane.object)
+    assert [html.unescape(t) for t in shown[::-1]] == m.log_lines(120)
+    worded.clear()
+    m.lang = "es"
+    assert len(worded) == min(120, len(m.game.log)) and "sacó" in d.log.pane.object
+
+
 def test_the_trade_card_is_filled_the_first_time_it_is_opened() -> None:
     d = Dashboard(_model())
     trade = d.controls.manage_controls().objects[1]
