@@ -50,6 +50,15 @@ def test_a_lesson_link_opens_with_the_live_odds_and_their_legend_in_english_and_
     expect(page.get_by_text(re.compile(r"^Darker fields: where Ana's turn is more likely to end"))).to_be_visible()
     page.get_by_role("button", name="Español").click()
     expect(page.get_by_text(re.compile(r"^Casillas más oscuras: donde es más probable que acabe el turno de Ana"))).to_be_visible()
+    page.get_by_role("button", name="English").click()
+    page.wait_for_url(re.compile(r"\?room=.*&lesson=1$"), timeout=15_000)  # the room's address keeps the lesson
+    room = page.url
+    _tab(page, "New game")
+    with page.expect_navigation(timeout=60_000):  # a new room, whose address keeps the lesson too
+        _button(page, "New game").click()
+    expect(_button(page, "Roll")).to_be_visible(timeout=60_000)
+    assert page.url != room and re.search(r"\?room=.*&lesson=1$", page.url)
+    expect(page.get_by_text(re.compile(r"^Darker fields: where \w+'s next roll is more likely to end"))).to_be_visible()
 
 
 def test_lesson_mode_shows_the_stakes_of_buying_and_run_to_end_says_how_many_turns_it_played(server: str, page: Page) -> None:

@@ -148,6 +148,16 @@ def test_a_new_game_or_a_loaded_file_opens_a_new_room(store: Store) -> None:
     assert len(store.rooms_of(OWNER)) == 4
 
 
+def test_a_new_game_on_a_lesson_page_moves_to_an_address_that_keeps_the_lesson(store: Store) -> None:
+    lesson = _room(store)
+    lesson.odds = True  # a page opened with ?lesson=1
+    assert lesson.new_game(["X", "Y"], ["person", "basic"], seed=2)
+    assert lesson.navigate.startswith("?room=") and lesson.navigate.endswith("&me=" + OWNER + "&lesson=1")
+    assert lesson.load_json(lesson.save_json().getvalue(), "game.json") and lesson.navigate.endswith("&lesson=1")
+    plain = _room(store)
+    assert plain.new_game(["X", "Y"], ["person", "basic"], seed=2) and "lesson" not in plain.navigate
+
+
 def test_open_room_gives_a_new_and_a_loaded_game_the_same_token_scheme(store: Store) -> None:
     new = Game(["Ana", "Ben"], seed=3, dice="1-2")
     played = Game(["Ana", "Ben"], seed=3, dice="1-2")

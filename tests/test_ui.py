@@ -222,6 +222,64 @@ def test_a_page_closed_before_its_play_tab_arrived_gets_no_more_steps(monkeypatc
     assert d._slots[0].objects == []
 
 
+def test_the_lesson_and_guessing_views_are_built_the_first_time_their_switch_is_turned_on() -> None:
+    d = Dashboard(_model())
+    odds, guessing = pn.panel(d.odds), pn.panel(d.guessing)
+    assert not odds.select(pn.widgets.RadioButtonGroup) and not odds.select(pn.pane.HTML)[1:]  # the switch and its label only
+    assert not guessing.select(pn.pane.Bokeh) and not guessing.select(pn.widgets.RadioButtonGroup)
+    d.guessing.switch.value = True
+    charts = guessing.select(pn.pane.Bokeh)
+    assert len(charts) == 2 and d.guessing.body.visible and d.guessing.choices in guessing.select(pn.widgets.RadioButtonGroup)
+    d.guessing.switch.value = False
+    assert not d.guessing.body.visible
+    d.guessing.switch.value = True
+    assert guessing.select(pn.pane.Bokeh) == charts  # made once, kept
+    d.odds.switch.value = True
+    assert odds.select(pn.widgets.RadioButtonGroup) == [d.odds.mode] and d.odds.legend.visible and "Darker fields" in d.odds.legend.object
+    d.odds.switch.value = False
+    assert not d.odds.mode.visible and not d.odds.legend.visible
+
+
+def test_a_lesson_page_opens_with_its_lesson_view_built() -> None:
+    m = _model()
+    m.odds = True  # ?lesson=1
+    d = Dashboard(m)
+    assert pn.panel(d.odds).select(pn.widgets.RadioButtonGroup) == [d.odds.mode] and d.odds.legend.visible
+
+
+def test_a_steps_redraw_does_not_touch_the_lesson_or_guessing_views_while_their_switches_are_off() -> None:
+    m = _model(seats=("basic", "basic", "basic"))
+    d = Dashboard(m)
+    redrawn: list[str] = []
+    d.odds.refresh = lambda: redrawn.append("odds")  # type: ignore[method-assign]
+    d.guessing.refresh = lambda: redrawn.append("guessing")  # type: ignore[method-assign]
+    m.advance()
+    m.advance()
+    assert redrawn == []
+    m.odds = m.predict = True
+    redrawn.clear()
+    m.advance()
+    assert sorted(redrawn) == ["guessing", "odds"]
+
+
+def test_a_steps_redraw_words_only_the_logs_new_events_and_a_new_language_rewords_them_all(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    m = _model(seats=("basic", "basic", "basic"))
+    d = Dashboard(m)
+    for _ in range(3):
+        m.advance()
+    worded: list[object] = []
+    describe = type(m.game).describe
+    monkeypatch.setattr(type(m.game), "describe", lambda g, e, lang="en": worded.append(e) or describe(g, e, lang))
+    seen = len(m.game.log)
+    m.advance()
+    assert worded == m.game.log[seen:] and worded  # the events already shown keep their lines
+    shown = re.findall(r"<li>(.*?)</li>", d.log.pane.object)
+    assert [html.unescape(t) for t in shown[::-1]] == m.log_lines(120)
+    worded.clear()
+    m.lang = "es"
+    assert len(worded) == min(120, len(m.game.log)) and "sacó" in d.log.pane.object
+
+
 def test_the_trade_card_is_filled_the_first_time_it_is_opened() -> None:
     d = Dashboard(_model())
     trade = d.controls.manage_controls().objects[1]

@@ -30,7 +30,7 @@ from laspoly.ui.demonstrations import DemonstrationsView
 from laspoly.ui.guessing import GuessView
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import InviteView, MyGamesView
-from laspoly.ui.model import GameModel
+from laspoly.ui.model import GameModel, with_lesson
 from laspoly.ui.odds import OddsView, board_overlay
 from laspoly.ui.presentation import ProjectorView
 from laspoly.ui.probability import ProbabilityView
@@ -325,7 +325,7 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     table = open_room(store, Game(["Ana", "Bot 1", "Bot 2"], seed=7, max_rounds=200), [PERSON, "basic", "basic"], me,
                       class_code=class_code)
     model = GameModel(table=table, lang=table.lang, message=note, odds=_lesson())
-    query = owner_link(me, table.room_id)
+    query = with_lesson(owner_link(me, table.room_id), model.odds)
     if _serving():
         def show_room_in_url() -> None:  # once the page has loaded, so that a reload resumes this room
             if pn.state.location is not None:

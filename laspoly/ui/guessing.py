@@ -19,7 +19,7 @@ from panel.viewable import Viewer
 
 from laspoly.engine import events as E
 from laspoly.predict import TWO_DICE, Guess, running_distance, scores
-from laspoly.ui.common import BUTTON_CSS, esc, player_badge
+from laspoly.ui.common import BUTTON_CSS, assign, esc, player_badge
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
@@ -40,15 +40,41 @@ def scores_html(m: GameModel, guesses: list[Guess]) -> str:
 
 
 class GuessView(Viewer):
-    """The switch, the guess buttons, the scores and the two charts of predict-then-roll."""
+    """The switch, the guess buttons, the scores and the two charts of predict-then-roll.
+
+    Only the switch and its label are made with the page; the rest (two charts
+    among it) is made the first time the switch is on, and while it is off a
+    step's redraw leaves this view alone.
+    """
 
     model = param.ClassSelector(class_=GameModel)
+    # made the first time the switch is on
+    prompt: pn.pane.HTML
+    choices: pn.widgets.RadioButtonGroup
+    table: pn.pane.HTML
+    totals: ColumnDataSource
+    totals_fig: Any
+    gap: ColumnDataSource
+    gap_fig: Any
+    body: pn.Column
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         m = self.model
         self.switch = pn.widgets.Switch(value=m.predict, width=50, css_classes=["lp-predict-switch"])
         self.switch_label = pn.pane.HTML(margin=(8, 4))
+        self.panel = pn.Column(pn.Row(self.switch, self.switch_label), sizing_mode="stretch_width")
+        self.switch.param.watch(lambda e: setattr(m, "predict", e.new), "value")
+        m.param.watch(lambda *_: self.refresh(), ["lang", "predict"])
+        m.param.watch(lambda *_: self.refresh() if m.predict else None, ["version", "guess"])
+        self.refresh()
+
+    @property
+    def is_built(self) -> bool:
+        """Whether the prompt, the buttons, the scores and the charts have been made (the switch was on at least once)."""
+        return "body" in self.__dict__
+
+    def _build(self) -> None:
         self.prompt = pn.pane.HTML(sizing_mode="stretch_width", min_height=24)
         self.choices = pn.widgets.RadioButtonGroup(options=TOTALS, value=None, color="light", stylesheets=[BUTTON_CSS],
                                                    sizing_mode="stretch_width")
@@ -62,10 +88,8 @@ class GuessView(Viewer):
         self.gap_fig.line("rolls", "distance", source=self.gap, line_color="#009E73", line_width=2)
         self.body = pn.Column(self.prompt, self.choices, self.table, pn.pane.Bokeh(self.totals_fig, sizing_mode="stretch_width"),
                               pn.pane.Bokeh(self.gap_fig, sizing_mode="stretch_width"), sizing_mode="stretch_width")
-        self.switch.param.watch(lambda e: setattr(m, "predict", e.new), "value")
         self.choices.param.watch(self._chose, "value")
-        m.param.watch(lambda *_: self.refresh(), ["version", "lang", "predict", "guess"])
-        self.refresh()
+        self.panel.append(self.body)
 
     def _chose(self, event: Any) -> None:
         if event.new is not None:
@@ -75,11 +99,15 @@ class GuessView(Viewer):
         """Show the prompt, the scores and the charts as the game stands."""
         m, lang = self.model, self.model.lang
         g = m.game
-        self.switch.value = m.predict
-        self.switch_label.object = f"<b>{esc(tr('predict.switch', lang))}</b>"
-        self.body.visible = m.predict
+        assign(self.switch, value=m.predict)
+        assign(self.switch_label, object=f"<b>{esc(tr('predict.switch', lang))}</b>")
         if not m.predict:
+            if self.is_built:
+                self.body.visible = False
             return
+        if not self.is_built:
+            self._build()
+        self.body.visible = True
         who = g.current
         if m.guess is None and self.choices.value is not None:
             self.choices.value = None
@@ -101,4 +129,4 @@ class GuessView(Viewer):
         self.gap_fig.xaxis.axis_label, self.gap_fig.yaxis.axis_label = tr("predict.rolls", lang), tr("predict.distance", lang)
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(pn.Row(self.switch, self.switch_label), self.body, sizing_mode="stretch_width")
+        return self.panel

@@ -74,6 +74,11 @@ def _note_cash(history: list[list[int]], game: Game) -> None:
     history[turn] = cash
 
 
+def with_lesson(query: str, lesson: bool) -> str:
+    """A room's address that keeps a page's lesson mode (``&lesson=1``), so the page it opens has the live odds on too."""
+    return query + "&lesson=1" if lesson and query else query
+
+
 @dataclass(frozen=True)
 class Choice:
     """A button's action for the person to move: enabled, or disabled with the engine's reason."""
@@ -163,7 +168,7 @@ class GameModel(param.Parameterized):
         """Put a new or loaded game on the table; False when it went to a new room and the page moves there."""
         query = self.table.open(game, seats, lang)
         if query:
-            self.navigate = query
+            self.navigate = with_lesson(query, self.odds)
             return False
         self.autoplay = False
         self.pending_confirm = None

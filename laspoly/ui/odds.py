@@ -116,21 +116,40 @@ def board_overlay(m: GameModel) -> tuple[list[str], list[str]] | None:
 
 
 class OddsView(Viewer):
-    """The lesson switch, what the overlay shows, and its legend in plain words (with the casino's expected payout)."""
+    """The lesson switch, what the overlay shows, and its legend in plain words (with the casino's expected payout).
+
+    Only the switch and its label are made with the page.  The modes and the
+    legend are made the first time the switch is on (or the page opens in lesson
+    mode), and while it is off a step's redraw leaves this view alone: most pages
+    never turn it on, and a class's pages arrive on one server at once.
+    """
 
     model = param.ClassSelector(class_=GameModel)
+    mode: pn.widgets.RadioButtonGroup  # made with the legend, the first time the switch is on
+    legend: pn.pane.HTML
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         m = self.model
         self.switch = pn.widgets.Switch(value=m.odds, width=50, css_classes=["lp-odds-switch"])
         self.label = pn.pane.HTML(margin=(8, 4))
+        self.panel = pn.Column(pn.Row(self.switch, self.label), sizing_mode="stretch_width")
+        self.switch.param.watch(lambda e: self._set(odds=e.new), "value")
+        m.param.watch(lambda *_: self.refresh(), ["lang", "odds", "odds_mode"])
+        m.param.watch(lambda *_: self.refresh() if m.odds else None, "version")
+        self.refresh()
+
+    @property
+    def is_built(self) -> bool:
+        """Whether the modes and the legend have been made (the switch was on at least once)."""
+        return "mode" in self.__dict__
+
+    def _build(self) -> None:
+        m = self.model
         self.mode = pn.widgets.RadioButtonGroup(options={}, value=m.odds_mode, color="light", sizing_mode="stretch_width")
         self.legend = pn.pane.HTML(sizing_mode="stretch_width", min_height=24)
-        self.switch.param.watch(lambda e: self._set(odds=e.new), "value")
         self.mode.param.watch(lambda e: self._set(odds_mode=e.new), "value")
-        m.param.watch(lambda *_: self.refresh(), ["version", "lang", "odds", "odds_mode"])
-        self.refresh()
+        self.panel.extend([self.mode, self.legend])
 
     def _set(self, **values: Any) -> None:
         m = self.model
@@ -144,6 +163,10 @@ class OddsView(Viewer):
         m, lang = self.model, self.model.lang
         assign(self.switch, value=m.odds)
         assign(self.label, object=f"<b>{esc(tr('odds.switch', lang))}</b>")
+        if not m.odds and not self.is_built:
+            return
+        if not self.is_built:
+            self._build()
         options = {tr(f"odds.mode_{mode}", lang): mode for mode in OVERLAY_MODES}
         if self.mode.options != options:
             self.mode.options = options
@@ -157,4 +180,4 @@ class OddsView(Viewer):
             assign(self.legend, visible=False, object="")
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(pn.Row(self.switch, self.label), self.mode, self.legend, sizing_mode="stretch_width")
+        return self.panel

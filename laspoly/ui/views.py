@@ -131,12 +131,31 @@ class LogView(Viewer):
         super().__init__(**params)
         self.pane = pn.pane.HTML(sizing_mode="stretch_width", height=260, styles={"overflow-y": "auto"})
         self.title = pn.pane.HTML(sizing_mode="stretch_width")
+        # Each shown event's line, by the event's id (with the event, so an id is never mistaken), for the game and
+        # language they were worded in: a step words only its new events, not the whole log again.
+        self._worded_for: tuple[object, str] | None = None
+        self._lines: dict[int, tuple[object, str]] = {}
         self.model.param.watch(lambda *_: self.refresh(), ["version", "lang"])
         self.refresh()
 
+    def _log_lines(self, last: int) -> list[str]:
+        """The last ``last`` events as sentences (as :meth:`GameModel.log_lines`), wording only those not shown before."""
+        g, lang = self.model.game, self.model.lang
+        if self._worded_for is None or self._worded_for[0] is not g or self._worded_for[1] != lang:
+            self._worded_for, self._lines = (g, lang), {}
+        worded: dict[int, tuple[object, str]] = {}
+        lines = []
+        for e in g.log[-last:]:
+            known = self._lines.get(id(e))
+            text = known[1] if known is not None and known[0] is e else g.describe(e, lang)
+            worded[id(e)] = (e, text)
+            lines.append(text)
+        self._lines = worded
+        return lines
+
     def refresh(self) -> None:
         """Show the last events."""
-        lines = self.model.log_lines(120)
+        lines = self._log_lines(120)
         assign(self.title, object=f"<h3 style='margin:4px 0'>{esc(self.model.t('log.title'))}</h3>")
         self.pane.object = "<ol class='lp-log' style='margin:0;padding-left:1.5em;font-size:0.9em'>" + "".join(
             f"<li>{esc(t)}</li>" for t in lines[::-1]) + "</ol>"
