@@ -341,6 +341,25 @@ def test_a_step_sends_the_board_only_the_columns_that_changed() -> None:
     assert d.board.cells.data == board_data(m) and d.board.tokens.data == token_data(m)
 
 
+def test_a_step_sets_only_the_text_of_the_play_tabs_changing_panes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Panel's HTML pane sets every property of its page model again with each new text; a step sets only the text."""
+    from panel.models.markup import HTML as PageHTML
+
+    m = _model(seats=("basic", "basic", "basic"))
+    d = Dashboard(m)
+    pn.panel(d).get_root(Document())
+    panes = {"header": d.controls.header, "status": d.controls.status, "cards": d.cards.pane, "log": d.log.pane}
+    shown = {name: next(iter(pane._models.values()))[0] for name, pane in panes.items()}
+    before = {name: model.text for name, model in shown.items()}
+    updates: list[list[str]] = []
+    update = PageHTML.update
+    monkeypatch.setattr(PageHTML, "update", lambda self, **props: (updates.append(sorted(props)), update(self, **props))[1])
+    m.advance()
+    assert updates == []
+    for name, model in shown.items():  # each pane's page text is the new text, as Panel would have sent it
+        assert model.text != before[name] and model.text == html.escape(panes[name].object), name
+
+
 def test_a_closed_dashboard_is_garbage_collected() -> None:
     d = Dashboard()
     ref = weakref.ref(d.model)

@@ -128,6 +128,24 @@ class TabView(Viewer):
         raise NotImplementedError
 
 
+class LiveHTML(pn.pane.HTML):
+    """An HTML pane for text that changes every step: new content sets only the page's text.
+
+    Panel's own HTML pane, given a new ``object``, works out every property of
+    its Bokeh model again (styles, stylesheets, sizes) and sets them all, which
+    costs a served step about a millisecond per pane; the other properties are
+    kept in step by Panel as they change, so only the text needs setting here.
+    """
+
+    def _update(self, ref: str, model: Any) -> None:
+        if self.enable_streaming:  # Panel's streaming sends a text's new end; keep its own path
+            super()._update(ref, model)
+            return
+        text = self._transform_object(self.object)["object"]
+        if model.text != text:
+            model.text = text
+
+
 def is_served() -> bool:
     """Whether this runs in a served session (``panel serve``), not a notebook or a script."""
     return pn.state.curdoc is not None and pn.state.curdoc.session_context is not None

@@ -18,7 +18,18 @@ from panel.viewable import Viewer
 
 from laspoly.engine import actions as A
 from laspoly.engine.game import AUCTION, BUY, DEBT, TRAVEL, TURN
-from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, PLAYER_COLORS, KeyShortcuts, assign, esc, guarded, player_badge, player_glyph
+from laspoly.ui.common import (
+    BUTTON_CSS,
+    FOCUS_CSS,
+    PLAYER_COLORS,
+    KeyShortcuts,
+    LiveHTML,
+    assign,
+    esc,
+    guarded,
+    player_badge,
+    player_glyph,
+)
 from laspoly.ui.model import GameModel
 from laspoly.ui.odds import build_line, buy_line, prison_line
 
@@ -35,14 +46,14 @@ class ControlsView(Viewer):
         super().__init__(**params)
         m = self.model
         b = functools.partial(pn.widgets.Button, stylesheets=[BUTTON_CSS])
-        self.header = pn.pane.HTML(sizing_mode="stretch_width", css_classes=["lp-turn"])
+        self.header = LiveHTML(sizing_mode="stretch_width", css_classes=["lp-turn"])
         #: Every widget's words as (widget, parameter, catalogue key), set again when the language changes.
         self._words: list[tuple[Any, str, str]] = []
         self._worded_in: tuple[str, str] | None = None
         w = self._worded
-        self.status = pn.pane.HTML(sizing_mode="stretch_width", css_classes=["lp-status"])
+        self.status = LiveHTML(sizing_mode="stretch_width", css_classes=["lp-status"])
         # the message keeps a line's height when empty, so the buttons below do not jump when one appears
-        self.message = pn.pane.HTML("", sizing_mode="stretch_width", min_height=MESSAGE_HEIGHT)
+        self.message = LiveHTML("", sizing_mode="stretch_width", min_height=MESSAGE_HEIGHT)
         self.confirm = w(b(color="danger"), "play.confirm")
         self.cancel = w(b(), "play.cancel")
         self.roll = w(b(color="primary"), "play.roll")
@@ -80,14 +91,14 @@ class ControlsView(Viewer):
         self.propose = w(b(), "play.propose")
         self.accept = w(b(color="success"), "play.accept")
         self.reject = w(b(), "play.reject")
-        self.offer_text = pn.pane.HTML(sizing_mode="stretch_width")
-        self.trade_why = pn.pane.HTML(sizing_mode="stretch_width")
+        self.offer_text = LiveHTML(sizing_mode="stretch_width")
+        self.trade_why = LiveHTML(sizing_mode="stretch_width")
         # room for a few reasons, so the cards below stay put as the reasons change from step to step
-        self.why = pn.pane.HTML(sizing_mode="stretch_width", min_height=WHY_HEIGHT, styles={"font-size": "0.85em", "color": "#444"})
+        self.why = LiveHTML(sizing_mode="stretch_width", min_height=WHY_HEIGHT, styles={"font-size": "0.85em", "color": "#444"})
         self.keys = KeyShortcuts(sizing_mode="stretch_width")
         #: Lesson mode: the stakes of the turn's decision (buy, prison) and of building on the chosen street, in numbers.
-        self.stakes = pn.pane.HTML(sizing_mode="stretch_width", styles={"font-size": "0.9em", "color": "#08306b"})
-        self.build_stakes = pn.pane.HTML(sizing_mode="stretch_width", styles={"font-size": "0.9em", "color": "#08306b"})
+        self.stakes = LiveHTML(sizing_mode="stretch_width", styles={"font-size": "0.9em", "color": "#08306b"})
+        self.build_stakes = LiveHTML(sizing_mode="stretch_width", styles={"font-size": "0.9em", "color": "#08306b"})
         #: Whether the keyboard shortcuts act (the dashboard turns them off while another tab is shown).
         self.shortcuts_on = True
         self.keys.param.watch(self._on_key, "press")

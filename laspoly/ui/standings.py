@@ -19,7 +19,7 @@ from panel.viewable import Viewer
 
 from laspoly.engine import events as E
 from laspoly.engine.game import TURN
-from laspoly.ui.common import BUTTON_CSS, PLAYER_COLORS, assign, esc, guarded, player_badge, player_glyph
+from laspoly.ui.common import BUTTON_CSS, PLAYER_COLORS, LiveHTML, assign, esc, guarded, player_badge, player_glyph
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
@@ -81,7 +81,7 @@ class PlayerCardsView(Viewer):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.pane = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[CARDS_CSS])
+        self.pane = LiveHTML(sizing_mode="stretch_width", stylesheets=[CARDS_CSS])
         self.model.param.watch(lambda *_: self.refresh(), ["version", "lang"])
         self.refresh()
 

@@ -25,6 +25,7 @@ from laspoly.ui.common import (
     BUTTON_CSS,
     FOCUS_CSS,
     LANGUAGES,
+    LiveHTML,
     TabView,
     assign,
     esc,
@@ -45,7 +46,7 @@ class PlayersView(TabView):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.table = pn.pane.HTML(sizing_mode="stretch_width")
+        self.table = LiveHTML(sizing_mode="stretch_width")
         chart, self.source = cash_chart(tr("players.chart"), tr("players.turn_axis"), tr("players.cash_axis"))
         self.figure = chart
         self.chart = pn.pane.Bokeh(chart, sizing_mode="stretch_width")
@@ -82,7 +83,7 @@ class CardView(Viewer):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.pane = pn.pane.HTML(sizing_mode="stretch_width", min_height=60)
+        self.pane = LiveHTML(sizing_mode="stretch_width", min_height=60)
         self.model.param.watch(lambda *_: self.refresh(), ["version", "lang", "selected_field"])
         self.refresh()
 
@@ -129,7 +130,7 @@ class LogView(Viewer):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.pane = pn.pane.HTML(sizing_mode="stretch_width", height=260, styles={"overflow-y": "auto"})
+        self.pane = LiveHTML(sizing_mode="stretch_width", height=260, styles={"overflow-y": "auto"})
         self.title = pn.pane.HTML(sizing_mode="stretch_width")
         # Each shown event's line, by the event's id (with the event, so an id is never mistaken), for the game and
         # language they were worded in: a step words only its new events, not the whole log again.
