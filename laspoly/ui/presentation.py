@@ -21,7 +21,7 @@ from panel.viewable import Viewer
 
 from laspoly.errors import LaspolyError
 from laspoly.ui.board import BoardFigure, centre_data
-from laspoly.ui.common import assign, esc, is_served
+from laspoly.ui.common import LiveHTML, assign, esc, is_served
 from laspoly.ui.guessing import scores_html
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
@@ -90,11 +90,11 @@ class ProjectorView(Viewer):
         self.log = LogView(model=m)
         self.log.pane.stylesheets = [*self.log.pane.stylesheets, LOG_CSS]
         self.log.pane.height = 320
-        self.head = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[PAGE_CSS])
-        self.turn = pn.pane.HTML(sizing_mode="stretch_width", min_height=150, stylesheets=[TURN_CSS])
+        self.head = LiveHTML(sizing_mode="stretch_width", stylesheets=[PAGE_CSS])
+        self.turn = LiveHTML(sizing_mode="stretch_width", min_height=150, stylesheets=[TURN_CSS])
         self.turn_heading = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[BASE_CSS])
         self.log_heading = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[BASE_CSS])
-        self.guesses = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[CARDS_CSS], visible=False)
+        self.guesses = LiveHTML(sizing_mode="stretch_width", stylesheets=[CARDS_CSS], visible=False)
         m.param.watch(lambda *_: self.refresh(), ["version", "lang", "message"])
         self.refresh()
         # the board is as wide as the column or the screen's height, whichever is less, so it is seen whole
