@@ -360,6 +360,19 @@ def test_a_step_sets_only_the_text_of_the_play_tabs_changing_panes(monkeypatch: 
         assert model.text != before[name] and model.text == html.escape(panes[name].object), name
 
 
+def test_a_redraw_after_the_game_ended_sends_the_winner_screen_nothing_new() -> None:
+    m = _model(seats=("basic", "basic", "basic"))
+    d = Dashboard(m)
+    doc = Document()
+    doc.add_root(pn.panel(d).get_root(doc))
+    m.advance(to_end=True)
+    assert m.game.is_over and d.winner.panel.visible
+    events: list[object] = []
+    doc.on_change(events.append)
+    m.redraw()
+    assert not [e for e in events if getattr(e, "model", None) is d.winner.source]
+
+
 def test_a_closed_dashboard_is_garbage_collected() -> None:
     d = Dashboard()
     ref = weakref.ref(d.model)

@@ -191,7 +191,7 @@ class WinnerView(Viewer):
             self._build()
         lang = m.lang
         name = g.players[g.winner].name
-        self.title.object = (f"<h2 style='margin:6px 0'>{player_glyph(g.winner)} {esc(tr('table.turn.over', lang, name=name))}</h2>"
+        assign(self.title, object=f"<h2 style='margin:6px 0'>{player_glyph(g.winner)} {esc(tr('table.turn.over', lang, name=name))}</h2>"
                              f"<p style='font-size:1.1em;margin:2px 0'>{esc(how_it_ended(m))}</p>"
                              f"<p style='margin:2px 0'>{esc(tr('winner.seed', lang, seed=g.setup['seed']))}</p>")
         head = "".join(f"<th>{esc(tr(k, lang))}</th>" for k in ("winner.col.place", "winner.col.player", "winner.col.cash",
@@ -208,7 +208,9 @@ class WinnerView(Viewer):
         self.chart.title.text = tr("winner.chart", lang)
         self.chart.xaxis.axis_label = tr("winner.turn", lang)
         self.chart.yaxis.axis_label = tr("winner.col.cash", lang)
-        self.source.data = cash_chart_data(m)
+        data = cash_chart_data(m)
+        if self.source.data != data:  # Bokeh sends a source's whole data when it is set, even the same again
+            self.source.data = data
         assign(self.new_game, label=tr("winner.new_game", lang))
         assign(self.rematch, label=tr("winner.rematch", lang))
         assign(self.panel, visible=True)
