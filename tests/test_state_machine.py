@@ -45,6 +45,8 @@ class GameMachine(RuleBasedStateMachine):
             for _, owner, field, _ in list(self.game.claims):
                 if self.game.is_legal(A.ClaimRent(owner, field)):
                     self.game.apply(A.ClaimRent(owner, field))
+            if self.game.is_over:  # a claimed rent can knock out the last opponent
+                return
             self.game.apply(self.bot.choose(self.game.observe()))
 
     @rule(kind=st.sampled_from(sorted(A.ACTION_TYPES)), player=st.integers(-1, 4), field=st.integers(-2, 41),
