@@ -4,6 +4,9 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 PORT   ?= 5006
 PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
+#: pytest workers of `make test` (pytest-xdist): the browser tests wait on a server and a browser much of the time,
+#: so two workers on two cores nearly halve the suite; `make test WORKERS=0` runs it in one process
+WORKERS ?= 2
 #: the quick check of `make smoke`: the rules of every preset, save files, the command line, the docs
 SMOKE  := tests/test_rules_laspoly.py tests/test_rules_classic.py tests/test_rules_sculptprice.py tests/test_options.py \
           tests/test_boards.py tests/test_record.py tests/test_cli.py tests/test_cli_errors.py tests/test_serving.py \
@@ -60,7 +63,7 @@ postgres:
 test: $(VENV)/.test-installed chromium postgres
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
 	$(BIN)/mypy
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
 
 ## smoke: ruff and a quick subset of the tests (no browser, notebooks or long runs), under a minute
 smoke: $(VENV)/.test-installed

@@ -81,14 +81,16 @@ def start_server(db_url: str, port: int | None = None, num_procs: int = 1,
         proc = ServerProcess(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     deadline = time.time() + 180  # a loaded 2-core machine can take over a minute to import and start Panel
     while time.time() < deadline:
+        # Each request builds a whole dashboard: wait for its answer rather than give up and ask again, which would
+        # queue more dashboards behind it on a busy machine.  A refused connection (not listening yet) fails at once.
         try:
-            with urllib.request.urlopen(url, timeout=2) as r:
+            with urllib.request.urlopen(url, timeout=max(1.0, deadline - time.time())) as r:
                 if r.status == 200:
                     break
         except OSError:
             if proc.poll() is not None:
                 pytest.fail(f"laspoly serve exited with status {proc.returncode} before it answered")
-            time.sleep(0.3)
+            time.sleep(0.2)
     else:
         proc.kill()
         pytest.fail("laspoly serve did not start within 180 s")
