@@ -42,6 +42,20 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:  # type: i
     return {**browser_type_launch_args, "executable_path": str(CHROMIUM), "args": CHROMIUM_ARGS}
 
 
+@pytest.fixture(autouse=True)
+def _close_the_windows_a_test_left_open(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Close every browser window a test opened itself once it ends.
+
+    Pages from ``browser.new_context()`` would otherwise stay open until the whole run ends, each still
+    talking to its server and using the machine's two cores while the later tests run.
+    """
+    browser = request.getfixturevalue("browser") if "browser" in request.fixturenames else None
+    yield
+    if browser is not None:
+        for context in list(browser.contexts):
+            context.close()
+
+
 APP = Path(__file__).resolve().parents[1] / "apps" / "laspoly_app.py"
 
 
