@@ -47,9 +47,17 @@ def _input(page: Page, label: str, nth: int = 0):  # type: ignore[no-untyped-def
     return page.locator(f".bk-input-group:has(> label:text-is('{label}'))").nth(nth).locator("input, select").first
 
 
-def _open(page: Page, url: str) -> None:
+def _open(page: Page, url: str, whole: bool = True) -> None:
+    """Open the dashboard; with ``whole``, wait for the last of the Play tab's steps (the log) too.
+
+    The turn's buttons arrive first and the board arrives beside them a moment later, moving them: a
+    click in between can land where the button was.  ``whole=False`` stops at the buttons, for tests
+    of pages closed while the rest is still on its way.
+    """
     page.goto(url, timeout=60_000)
     expect(_button(page, "Roll")).to_be_visible(timeout=60_000)
+    if whole:
+        expect(page.get_by_role("heading", name="Log (newest first)")).to_be_visible(timeout=60_000)
 
 
 def _new_game(page: Page, names: list[str], seats: list[str], seed: int, dice: str = "") -> None:
@@ -190,7 +198,7 @@ def test_pages_closed_while_the_play_tab_is_still_arriving_leave_no_error_on_the
     try:
         for _ in range(6):  # the turn's buttons come first; the board and the rest are still on their way
             page = browser.new_page()
-            _open(page, url)
+            _open(page, url, whole=False)
             page.close()
         page = browser.new_page()
         _open(page, url)
