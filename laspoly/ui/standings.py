@@ -192,8 +192,8 @@ class WinnerView(Viewer):
         lang = m.lang
         name = g.players[g.winner].name
         assign(self.title, object=f"<h2 style='margin:6px 0'>{player_glyph(g.winner)} {esc(tr('table.turn.over', lang, name=name))}</h2>"
-                             f"<p style='font-size:1.1em;margin:2px 0'>{esc(how_it_ended(m))}</p>"
-                             f"<p style='margin:2px 0'>{esc(tr('winner.seed', lang, seed=g.setup['seed']))}</p>")
+                                  f"<p style='font-size:1.1em;margin:2px 0'>{esc(how_it_ended(m))}</p>"
+                                  f"<p style='margin:2px 0'>{esc(tr('winner.seed', lang, seed=g.setup['seed']))}</p>")
         head = "".join(f"<th>{esc(tr(k, lang))}</th>" for k in ("winner.col.place", "winner.col.player", "winner.col.cash",
                                                               "winner.col.worth", "winner.col.properties"))
         rows = []
