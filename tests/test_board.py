@@ -6,7 +6,8 @@ import math
 from collections import Counter
 
 import pytest
-from bokeh.models import CustomJS, Text
+from bokeh.document import Document
+from bokeh.models import CustomJS, Glyph, GlyphRenderer, Text
 from helpers import ANA, BEN, edit, fund_pot, give, mortgage, place
 
 from laspoly.bots.basic import BasicBot
@@ -284,3 +285,18 @@ def test_every_text_and_marker_of_the_figure_scales_with_the_boards_width() -> N
     scaled = {id(glyph) for glyph, _, _ in callback.args["items"]}
     texts = [r.glyph for r in board.figure.renderers if isinstance(r.glyph, Text)]
     assert texts and all(id(t) in scaled for t in texts)
+
+
+def test_the_figure_is_plain_layers_only_the_cells_light_up_when_a_field_is_selected() -> None:
+    """A class opening the dashboard makes the server build one board each: no axes, no faded copies of glyphs."""
+    board = BoardFigure(_model())
+    doc = Document()
+    doc.add_root(board.figure)
+    assert not board.figure.xaxis and not board.figure.yaxis and not board.figure.grid
+    layers = [r for r in board.figure.renderers if isinstance(r, GlyphRenderer)]
+    cells = [r for r in layers if r.data_source is board.cells and r.selection_glyph is not r.glyph]
+    assert len(cells) == 1 and cells[0].selection_glyph.fill_color == "#ffe680"
+    assert all(r.nonselection_glyph is r.glyph for r in layers)
+    assert all(r.selection_glyph is r.glyph for r in layers if r is not cells[0])
+    glyphs = [m for m in doc.models if isinstance(m, Glyph)]
+    assert len(glyphs) == len(layers) + 1  # one glyph a layer, and the selected cells' highlight

@@ -20,7 +20,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from bokeh.models import ColumnDataSource, CustomJS, GlyphRenderer, HoverTool, TapTool
+from bokeh.models import Circle, ColumnDataSource, CustomJS, GlyphRenderer, HoverTool, Line, Patches, Rect, Scatter, TapTool, Text
 from bokeh.plotting import figure
 
 from laspoly.engine import events as E
@@ -485,7 +485,14 @@ for (const [glyph, prop, size] of items) {
 
 
 class BoardFigure:
-    """One Bokeh figure of the board, refreshed in place from the model."""
+    """One Bokeh figure of the board, refreshed in place from the model.
+
+    The figure is the largest part of a new page, and a class opening the
+    dashboard at once makes the server build one per student, so its layers are
+    made as plain renderers: no axes or grid, and no faded copies of the glyphs
+    for unselected fields (every layer but the cells keeps its look whatever is
+    selected).  Bokeh's glyph methods would make and then drop such copies.
+    """
 
     def __init__(self, model: GameModel) -> None:
         self.model = model
@@ -495,21 +502,26 @@ class BoardFigure:
         centre = centre_data(model)
         self.centre = {k: ColumnDataSource(v) for k, v in centre.items()}
         fig = figure(width=BASE_WIDTH, height=BASE_WIDTH, x_range=(0, SIDE), y_range=(0, SIDE), tools="",
-                     toolbar_location=None, sizing_mode="scale_width", aspect_ratio=1, max_width=760, min_width=320,
+                     x_axis_type=None, y_axis_type=None, toolbar_location=None, sizing_mode="scale_width",
+                     aspect_ratio=1, max_width=760, min_width=320,
                      align="start")  # a row stretches its children to its height; the board stays square
-        fig.axis.visible = False
-        fig.grid.visible = False
         fig.outline_line_color = None
         fig.min_border = 0
         self._scaled: list[tuple[Any, str, float]] = []
         self._draw_cells(fig)
         self._draw_centre(fig)
-        self._keep_unselected_as_drawn(fig)
         fig.js_on_change("inner_width", CustomJS(args={"fig": fig, "base": BASE_WIDTH, "items": self._scaled},
                                                  code=SCALE_JS))
         self.figure = fig
         self.cells.selected.on_change("indices", self._on_tap)
         self.refresh()
+
+    @staticmethod
+    def _layer(fig: Any, source: ColumnDataSource, glyph: Any) -> GlyphRenderer:
+        """Add ``glyph`` drawn from ``source`` as a layer that looks the same whichever field is selected."""
+        renderer = GlyphRenderer(data_source=source, glyph=glyph, selection_glyph=glyph, nonselection_glyph=glyph)
+        fig.renderers.append(renderer)
+        return renderer
 
     def _scale(self, renderer: GlyphRenderer, prop: str, size: float) -> GlyphRenderer:
         """Keep ``renderer``'s ``prop`` at ``size`` pixels on a board :data:`BASE_WIDTH` wide, in proportion otherwise."""
@@ -518,61 +530,60 @@ class BoardFigure:
         return renderer
 
     def _draw_cells(self, fig: Any) -> None:
-        src = self.cells
-        cells = fig.rect("x", "y", 1, 1, source=src, fill_color="fill", line_color="#555555",
-                         selection_fill_color="#ffe680", nonselection_fill_alpha=1.0, selection_line_width=2)
-        fig.rect("x", "y", 1, 1, source=src, fill_color="#bdbdbd", fill_alpha="mortgage_fill", line_alpha=0,
-                 hatch_pattern="hatch", hatch_color="#8a8a8a", hatch_alpha="mortgage_fill", hatch_scale=10,
-                 hatch_weight=1.2)
-        fig.rect("x", "band_y", 1, BAND_H, source=src, fill_color="band", fill_alpha="band_alpha", line_color="#555555",
-                 line_alpha="band_alpha")
-        self._scale(fig.text("x", "label_y", text="label", source=src, text_align="center", text_baseline="middle",
-                             text_line_height=1.0, text_color="#111111"), "text_font_size", 8.5)
-        self._scale(fig.text("x", "price_y", text="price", source=src, text_alpha="price_alpha", text_align="center",
-                             text_baseline="middle", text_color="#333333"), "text_font_size", 8.0)
-        fig.patches("xs", "ys", source=self.buildings, fill_color="color", line_color="#ffffff", line_width=0.8)
-        self._scale(fig.text("x", "price_y", text="mortgaged", source=src, text_align="center", text_baseline="middle",
-                             text_color=MORTGAGE_COLOR, text_font_style="bold", background_fill_color="#ffffff",
-                             background_fill_alpha="mortgage_alpha", border_line_color=MORTGAGE_COLOR,
-                             border_line_alpha="mortgage_alpha", padding=2), "text_font_size", 8.0)
-        fig.rect("x", "owner_y", 1, OWNER_H, source=src, fill_color="owner_color", fill_alpha="owner_alpha",
-                 line_color="#333333", line_alpha="owner_alpha")
-        self._scale(fig.scatter("owner_x", "owner_y", source=src, marker="owner_marker", fill_color="#ffffff",
-                                line_color="#000000", fill_alpha="owner_alpha", line_alpha="owner_alpha"), "size", 9.0)
-        self._scale(fig.text("owner_label_x", "owner_y", text="owner_label", source=src, text_color="owner_text",
-                             text_align="center", text_baseline="middle", text_font_style="bold"), "text_font_size", 8.0)
-        fig.rect("x", "y", 0.94, 0.94, source=src, fill_alpha=0, line_color="#111111", line_width=2.5,
-                 line_dash="dashed", line_alpha="from_alpha")
-        fig.rect("x", "y", 0.94, 0.94, source=src, fill_alpha=0, line_color="#111111", line_width=4,
-                 line_alpha="to_alpha")
+        src, layer = self.cells, self._layer
+        plain = Rect(x="x", y="y", width=1, height=1, fill_color="fill", line_color="#555555")
+        cells = GlyphRenderer(data_source=src, glyph=plain, nonselection_glyph=plain,
+                              selection_glyph=Rect(x="x", y="y", width=1, height=1, fill_color="#ffe680",
+                                                   line_color="#555555", line_width=2))
+        fig.renderers.append(cells)
+        layer(fig, src, Rect(x="x", y="y", width=1, height=1, fill_color="#bdbdbd", fill_alpha="mortgage_fill", line_alpha=0,
+                             hatch_pattern="hatch", hatch_color="#8a8a8a", hatch_alpha="mortgage_fill", hatch_scale=10,
+                             hatch_weight=1.2))
+        layer(fig, src, Rect(x="x", y="band_y", width=1, height=BAND_H, fill_color="band", fill_alpha="band_alpha",
+                             line_color="#555555", line_alpha="band_alpha"))
+        self._scale(layer(fig, src, Text(x="x", y="label_y", text="label", text_align="center", text_baseline="middle",
+                                         text_line_height=1.0, text_color="#111111")), "text_font_size", 8.5)
+        self._scale(layer(fig, src, Text(x="x", y="price_y", text="price", text_alpha="price_alpha", text_align="center",
+                                         text_baseline="middle", text_color="#333333")), "text_font_size", 8.0)
+        layer(fig, self.buildings, Patches(xs="xs", ys="ys", fill_color="color", line_color="#ffffff", line_width=0.8))
+        self._scale(layer(fig, src, Text(x="x", y="price_y", text="mortgaged", text_align="center", text_baseline="middle",
+                                         text_color=MORTGAGE_COLOR, text_font_style="bold", background_fill_color="#ffffff",
+                                         background_fill_alpha="mortgage_alpha", border_line_color=MORTGAGE_COLOR,
+                                         border_line_alpha="mortgage_alpha", padding=2)), "text_font_size", 8.0)
+        layer(fig, src, Rect(x="x", y="owner_y", width=1, height=OWNER_H, fill_color="owner_color", fill_alpha="owner_alpha",
+                             line_color="#333333", line_alpha="owner_alpha"))
+        self._scale(layer(fig, src, Scatter(x="owner_x", y="owner_y", marker="owner_marker", fill_color="#ffffff",
+                                            line_color="#000000", fill_alpha="owner_alpha", line_alpha="owner_alpha")),
+                    "size", 9.0)
+        self._scale(layer(fig, src, Text(x="owner_label_x", y="owner_y", text="owner_label", text_color="owner_text",
+                                         text_align="center", text_baseline="middle", text_font_style="bold")),
+                    "text_font_size", 8.0)
+        layer(fig, src, Rect(x="x", y="y", width=0.94, height=0.94, fill_alpha=0, line_color="#111111", line_width=2.5,
+                             line_dash="dashed", line_alpha="from_alpha"))
+        layer(fig, src, Rect(x="x", y="y", width=0.94, height=0.94, fill_alpha=0, line_color="#111111", line_width=4,
+                             line_alpha="to_alpha"))
         self._tapped = cells
         fig.add_tools(TapTool(renderers=[cells]), HoverTool(renderers=[cells], tooltips=[("", "@name"), ("", "@tip")]))
 
     def _draw_centre(self, fig: Any) -> None:
-        c = self.centre
-        fig.line("x", "y", source=c["path"], line_color="#333333", line_width=3, line_alpha=0.75)
-        self._scale(fig.scatter("x", "y", source=c["arrow"], marker="triangle", angle="angle", fill_color="#333333",
-                                line_color="#333333", fill_alpha="alpha", line_alpha="alpha"), "size", 14.0)
-        tokens = self._scale(fig.scatter("x", "y", source=self.tokens, marker="marker", fill_color="color",
-                                         line_color="#000000", line_width="line_width"), "size", 20.0)
+        c, layer = self.centre, self._layer
+        layer(fig, c["path"], Line(x="x", y="y", line_color="#333333", line_width=3, line_alpha=0.75))
+        self._scale(layer(fig, c["arrow"], Scatter(x="x", y="y", marker="triangle", angle="angle", fill_color="#333333",
+                                                   line_color="#333333", fill_alpha="alpha", line_alpha="alpha")),
+                    "size", 14.0)
+        tokens = self._scale(layer(fig, self.tokens, Scatter(x="x", y="y", marker="marker", fill_color="color",
+                                                             line_color="#000000", line_width="line_width")), "size", 20.0)
         fig.add_tools(HoverTool(renderers=[tokens], tooltips=[("", "@name")]))
-        self._scale(fig.text("x", "y", text="text", source=c["head"], text_align="center", text_baseline="middle",
-                             text_font_style="bold", text_color="#222222"), "text_font_size", 16.0)
-        fig.rect("x", "y", DIE_SIZE, DIE_SIZE, source=c["faces"], fill_color="#ffffff", line_color="#222222",
-                 line_width=2, fill_alpha="alpha", line_alpha="alpha", border_radius=6)
-        fig.circle("x", "y", radius=0.085, source=c["pips"], fill_color="#222222", fill_alpha="alpha", line_color=None)
-        fig.rect(CARD_BOX["x"], CARD_BOX["y"], CARD_BOX["width"], CARD_BOX["height"], source=c["card_box"],
-                 fill_color="#fff8e1", line_color="#b08900", line_width=2, fill_alpha="alpha", line_alpha="alpha",
-                 border_radius=8)
-        self._scale(fig.text("x", "y", text="text", source=c["lines"], text_align="center", text_baseline="middle",
-                             text_line_height=1.25, text_color="#222222"), "text_font_size", 13.0)
-
-    def _keep_unselected_as_drawn(self, fig: Any) -> None:
-        """A selected field is highlighted; every other mark keeps its look (no fading of the rest)."""
-        for r in fig.renderers:
-            if r is not self._tapped and isinstance(r, GlyphRenderer):
-                r.nonselection_glyph = r.glyph
-                r.selection_glyph = r.glyph
+        self._scale(layer(fig, c["head"], Text(x="x", y="y", text="text", text_align="center", text_baseline="middle",
+                                               text_font_style="bold", text_color="#222222")), "text_font_size", 16.0)
+        layer(fig, c["faces"], Rect(x="x", y="y", width=DIE_SIZE, height=DIE_SIZE, fill_color="#ffffff", line_color="#222222",
+                                    line_width=2, fill_alpha="alpha", line_alpha="alpha", border_radius=6))
+        layer(fig, c["pips"], Circle(x="x", y="y", radius=0.085, fill_color="#222222", fill_alpha="alpha", line_color=None))
+        layer(fig, c["card_box"], Rect(x=CARD_BOX["x"], y=CARD_BOX["y"], width=CARD_BOX["width"], height=CARD_BOX["height"],
+                                       fill_color="#fff8e1", line_color="#b08900", line_width=2, fill_alpha="alpha",
+                                       line_alpha="alpha", border_radius=8))
+        self._scale(layer(fig, c["lines"], Text(x="x", y="y", text="text", text_align="center", text_baseline="middle",
+                                                text_line_height=1.25, text_color="#222222")), "text_font_size", 13.0)
 
     def _on_tap(self, attr: str, old: list[int], new: list[int]) -> None:
         self.model.selected_field = new[0] if new else -1
