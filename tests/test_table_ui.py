@@ -300,3 +300,12 @@ def test_the_empty_win_chart_names_only_the_bots_chosen_so_labels_fit_a_tablet()
     view.lab_bots.value = ["basic", "dealer"]
     m.lang = "es"
     assert view.win_fig.x_range.factors == ["básico", "comerciante"]
+
+
+def test_the_rows_of_buttons_wrap_as_plain_rows_not_templated_flexboxes() -> None:
+    """Each row of decisions wraps on a narrow screen through CSS; a templated FlexBox costs a new page several times more."""
+    d = Dashboard(GameModel())
+    controls = pn.Column(d.controls.turn_controls(), d.controls.manage_controls())
+    assert not controls.select(pn.FlexBox)
+    rows = [r for r in controls.select(pn.Row) if d.controls.roll in r.objects or d.controls.house in r.objects]
+    assert len(rows) == 2 and all(r.styles.get("flex-wrap") == "wrap" for r in rows)

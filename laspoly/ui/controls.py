@@ -490,8 +490,12 @@ MESSAGE_STYLE = "background:#fff3cd;border:1px solid #e6c65c;border-radius:4px;p
 WHY_HEIGHT = 90
 
 
-def _flex(*objects: Any) -> pn.FlexBox:
-    """A row of controls that share its width and wrap onto the next line on a narrow screen instead of scrolling sideways."""
+def _flex(*objects: Any) -> pn.Row:
+    """A row of controls that share its width and wrap onto the next line on a narrow screen instead of scrolling sideways.
+
+    A plain row with CSS wrapping: Panel's FlexBox is a templated component,
+    two Bokeh models a row and several times the server's work to make.
+    """
     for obj in objects:
         obj.styles = {**obj.styles, "flex": "1 1 7em", "width": "auto", "min-width": "max-content"}
-    return pn.FlexBox(*objects, flex_wrap="wrap", align_items="flex-end", sizing_mode="stretch_width")
+    return pn.Row(*objects, styles={"flex-wrap": "wrap", "align-items": "flex-end"}, sizing_mode="stretch_width")
