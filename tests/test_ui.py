@@ -13,6 +13,7 @@ import panel as pn
 import pytest
 from bokeh.document import Document
 from bokeh.document.events import ColumnDataChangedEvent
+from panel.io.state import set_curdoc
 from helpers import give, set_cash
 
 from laspoly.bots.basic import DEFAULT_OPPONENT
@@ -214,12 +215,104 @@ def test_the_play_tab_is_filled_in_steps_the_turns_controls_first_then_the_board
     assert d.card.pane in card.select(pn.pane.HTML) and d.log.pane in log.select(pn.pane.HTML)
 
 
-def test_a_page_closed_before_its_play_tab_arrived_gets_no_more_steps(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+class _Session:
+    """A served session as the page queue sees it: whether it is gone and how many browsers it has."""
+
+    def __init__(self) -> None:
+        self.destroyed = False
+        self.connection_count = 1
+
+
+class _Doc:
+    """A served document whose next-tick callbacks wait in ``loop`` until the test runs them, as the event loop would."""
+
+    def __init__(self, loop: list) -> None:  # type: ignore[type-arg]
+        self.loop = loop
+        self.session_context = type("Context", (), {"session": _Session()})()
+        self.held: list[str] = []
+
+    def add_next_tick_callback(self, callback) -> None:  # type: ignore[no-untyped-def]
+        self.loop.append(callback)
+
+    def hold(self, policy: str) -> None:
+        self.held.append(policy)
+
+    def unhold(self) -> None:
+        self.held.append("unhold")
+
+
+class _Timers:
+    """``IOLoop.current()`` for the page queue: its stall timers, run by the test."""
+
+    def __init__(self) -> None:
+        self.timers: list = []  # type: ignore[type-arg]
+
+    def call_later(self, delay: float, callback) -> None:  # type: ignore[no-untyped-def]
+        self.timers.append(callback)
+
+
+@pytest.fixture
+def pieces(monkeypatch: pytest.MonkeyPatch) -> tuple[app.PagePieces, list, _Timers]:  # type: ignore[type-arg]
+    timers = _Timers()
+    monkeypatch.setattr(app.IOLoop, "current", staticmethod(lambda: timers))
+    return app.PagePieces(), [], timers
+
+
+def test_the_server_builds_one_page_piece_at_a_time_whoever_it_is_for_in_the_order_asked(pieces) -> None:  # type: ignore[no-untyped-def]
+    queue, loop, _ = pieces
+    ana, ben, built = _Doc(loop), _Doc(loop), []
+    for k in range(3):
+        queue.add(ana, lambda k=k: built.append(("ana", k)))
+    for k in range(2):
+        queue.add(ben, lambda k=k: built.append(("ben", k)))
+    assert len(loop) == 1 and len(queue) == 5  # a student's autoplay step waits for one piece at most
+    while loop:
+        loop.pop(0)()
+        assert len(loop) <= 1
+    assert built == [("ana", 0), ("ana", 1), ("ana", 2), ("ben", 0), ("ben", 1)] and len(queue) == 0
+    assert ana.held == ["combine", "unhold"] * 3  # each piece's changes reach the page as one message
+
+
+def test_a_page_closed_before_its_play_tab_arrived_gets_no_more_pieces_and_others_still_do(pieces) -> None:  # type: ignore[no-untyped-def]
+    queue, loop, _ = pieces
+    ana, ben, built = _Doc(loop), _Doc(loop), []
+    for name, doc in (("ana", ana), ("ben", ben)):
+        for k in range(2):
+            queue.add(doc, lambda name=name, k=k: built.append((name, k)))
+    loop.pop(0)()
+    ana.session_context.session.connection_count = 0  # Ana closed her tab
+    while loop:
+        loop.pop(0)()
+    assert built == [("ana", 0), ("ben", 0), ("ben", 1)]
+
+
+def test_a_piece_that_fails_or_never_starts_does_not_stop_the_other_pages(pieces, caplog) -> None:  # type: ignore[no-untyped-def]
+    queue, loop, timers = pieces
+    ana, ben, cy, built = _Doc(loop), _Doc(loop), _Doc(loop), []
+    queue.add(ana, lambda: 1 / 0)
+    queue.add(ben, lambda: built.append("ben"))
+    queue.add(cy, lambda: built.append("cy"))
+    loop.pop(0)()  # Ana's piece fails: logged, and the queue goes on
+    assert "building a page failed" in caplog.text and ana.held == ["combine", "unhold"]
+    loop.pop(0)  # Ben's session went away with his piece scheduled: it never runs
+    for timer in list(timers.timers):
+        timer()  # after PagePieces.STALL_S the queue gives up on it
+    loop.pop(0)()
+    assert built == ["cy"] and len(queue) == 0
+
+
+def test_a_served_page_asks_the_queue_for_its_play_tab_in_five_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
     d = Dashboard(_model())
     d._slots[0].objects = []
-    monkeypatch.setattr(app, "_page_open", lambda: False)
-    d._fill_play()
-    assert d._slots[0].objects == []
+    asked: list = []  # type: ignore[type-arg]
+    monkeypatch.setattr(app, "_serving", lambda: True)
+    monkeypatch.setattr(app.PAGE_PIECES, "add", lambda doc, piece: asked.append(piece))
+    with set_curdoc(Document()):
+        d._fill_play()
+    assert len(asked) == 5 and d._slots[0].objects == []
+    for piece in asked:
+        piece()
+    assert len(d._slots[0].objects) == 2 and d.board.figure in [p.object for p in d._slots[0].select(pn.pane.Bokeh)]
 
 
 def test_the_lesson_and_guessing_views_are_built_the_first_time_their_switch_is_turned_on() -> None:

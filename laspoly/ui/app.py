@@ -7,8 +7,10 @@ browsers never share a game.
 
 from __future__ import annotations
 
+import collections
 import logging
 import os
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -16,6 +18,7 @@ import panel as pn
 import param
 from bokeh.models import TabPanel
 from panel.viewable import Viewer
+from tornado.ioloop import IOLoop
 
 from laspoly.classes import ClassData, find_class, open_class
 from laspoly.engine.game import Game
@@ -61,11 +64,79 @@ BOARD_UPRIGHT_CSS = ("@media (orientation: portrait) { :host { width: min(100%, 
 SIDE_STYLES = {"flex": "1 1 340px", "min-width": "300px"}
 
 
-def _page_open() -> bool:
-    """Whether a browser is still connected to this session (always true outside a server)."""
-    context = pn.state.curdoc.session_context if pn.state.curdoc is not None else None
+def _session_open(doc: Any) -> bool:
+    """Whether ``doc``'s session is alive with a browser connected (always true for a document outside a server)."""
+    context = doc.session_context
     session = getattr(context, "session", None)
-    return session is None or session.connection_count > 0
+    return session is None or (not session.destroyed and session.connection_count > 0)
+
+
+class PagePieces:
+    """The server's queue of page pieces to build: one piece per turn of the event loop, whichever session it is for.
+
+    Each session used to build its page in its own chain of next-tick
+    callbacks.  When a class arrives, the chains of several students are on
+    the event loop at once, and an autoplay step that falls due waits for a
+    piece of each of them.  One queue for the whole server keeps a single piece
+    on the loop: a step waits for one piece at most, and the pages still all
+    arrive, in the order they were asked for.  A piece runs under its own
+    document's lock (``add_next_tick_callback``); a page closed meanwhile gets
+    no more pieces.
+    """
+
+    #: Seconds after which a scheduled piece that has not started (its session went away) no longer holds the queue.
+    STALL_S = 10.0
+
+    def __init__(self) -> None:
+        self._queue: collections.deque[tuple[Any, Callable[[], None]]] = collections.deque()
+        self._running = 0  # the number of the piece on the loop; 0 when none is
+        self._count = 0
+
+    def __len__(self) -> int:
+        return len(self._queue) + (1 if self._running else 0)
+
+    def add(self, doc: Any, piece: Callable[[], None]) -> None:
+        """Build ``piece`` of ``doc``'s page when the pieces asked for before it are built."""
+        self._queue.append((doc, piece))
+        if not self._running:
+            self._next()
+
+    def _next(self) -> None:
+        self._running = 0
+        while self._queue:
+            doc, piece = self._queue.popleft()
+            if not _session_open(doc):
+                continue
+            self._count += 1
+            number = self._running = self._count
+            doc.add_next_tick_callback(lambda doc=doc, piece=piece, number=number: self._run(doc, piece, number))
+            IOLoop.current().call_later(self.STALL_S, lambda number=number: self._stalled(number))
+            return
+
+    def _run(self, doc: Any, piece: Callable[[], None], number: int) -> None:
+        if number != self._running:  # given up on as stalled; the queue has moved on
+            return
+        try:
+            if _session_open(doc):
+                # Bokeh sends the piece's changes as one message when it ends; it copes with a page closed meanwhile
+                # (a warning), where Panel's own write queue would log an unretrieved WebSocketClosedError.
+                doc.hold("combine")
+                try:
+                    piece()
+                finally:
+                    doc.unhold()
+        except Exception:  # one page failing to build must not stop the others
+            logging.getLogger("laspoly.ui").exception("building a page failed")
+        finally:
+            self._next()
+
+    def _stalled(self, number: int) -> None:
+        if number == self._running:
+            self._next()
+
+
+#: The one queue of page pieces of this server process.
+PAGE_PIECES = PagePieces()
 
 
 class Dashboard(Viewer):
@@ -166,41 +237,33 @@ class Dashboard(Viewer):
     teacher = property(lambda self: self._view("teacher"), doc="The For teachers tab's view (a DemonstrationsView).")
 
     def _fill_play(self) -> None:
-        """Put the Play tab on the page in steps; on a served page each step is its own turn of the server's event loop.
+        """Put the Play tab on the page in pieces; on a served page each piece waits its turn in :data:`PAGE_PIECES`.
 
         Building a page's Bokeh models and sending them takes the one event loop
         a few hundred milliseconds, during which every other session's autoplay
-        waits.  When a class arrives at once, that stalls everyone's game.  In
-        steps (the turn's controls, the board, the other controls, the property
-        card and log), other sessions' steps run in between.
+        waits.  In pieces (whose turn it is and the player cards, the turn's
+        controls, the board, the other controls, the property card and log),
+        other sessions' steps run in between; and since the server builds one
+        piece at a time whoever it is for, a class arriving at once delays each
+        autoplay step by one piece at most, not one piece per arriving student.
         """
-        side = pn.Column(self.controls.header, self.cards, self.controls.turn_controls(), sizing_mode="stretch_width", styles=SIDE_STYLES)
+        side = pn.Column(self.controls.header, self.cards, sizing_mode="stretch_width", styles=SIDE_STYLES)
         row = pn.FlexBox(side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
-        steps = [
+        pieces = [
             lambda: self._slots[0].param.update(objects=[self.winner, row]),
+            lambda: side.append(self.controls.turn_controls()),
             lambda: row.insert(0, pn.Column(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width"), styles=BOARD_STYLES,
                                                stylesheets=[BOARD_UPRIGHT_CSS])),
             lambda: side.append(self.controls.manage_controls()),
             lambda: side.extend([self.odds, self.guessing, self.card, self.log]),
         ]
-
-        def run(index: int = 0) -> None:
-            if not _page_open():  # closed or reloaded before it was built: nothing to send the rest to
-                return
-            doc = pn.state.curdoc if _serving() else None
-            # Bokeh sends each step's changes itself, when the step ends; it copes with a page closed meanwhile
-            # (a warning), where Panel's own write queue would log an unretrieved WebSocketClosedError.
-            if doc is not None:
-                doc.hold("combine")
-            try:
-                steps[index]()
-            finally:
-                if doc is not None:
-                    doc.unhold()
-            if index + 1 < len(steps):
-                pn.state.execute(lambda: run(index + 1), schedule=True)
-
-        run()
+        doc = pn.state.curdoc if _serving() else None
+        if doc is None:  # a notebook or a script: all at once
+            for piece in pieces:
+                piece()
+            return
+        for piece in pieces:
+            PAGE_PIECES.add(doc, piece)
 
     def _select_on_board(self, event: Any) -> None:
         """The board highlights the selected field, however it was chosen (the board itself, or the property list)."""
