@@ -13,8 +13,8 @@ import panel as pn
 import pytest
 from bokeh.document import Document
 from bokeh.document.events import ColumnDataChangedEvent
-from panel.io.state import set_curdoc
 from helpers import give, set_cash
+from panel.io.state import set_curdoc
 
 from laspoly.bots.basic import DEFAULT_OPPONENT
 from laspoly.engine import actions as A
@@ -301,18 +301,26 @@ def test_a_piece_that_fails_or_never_starts_does_not_stop_the_other_pages(pieces
     assert built == ["cy"] and len(queue) == 0
 
 
-def test_a_served_page_asks_the_queue_for_its_play_tab_in_five_pieces(monkeypatch: pytest.MonkeyPatch) -> None:
-    d = Dashboard(_model())
-    d._slots[0].objects = []
+def test_a_served_page_asks_the_queue_for_its_play_tab_in_five_pieces_and_draws_its_board_in_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    loaded: list = []  # type: ignore[type-arg]
     asked: list = []  # type: ignore[type-arg]
     monkeypatch.setattr(app, "_serving", lambda: True)
+    monkeypatch.setattr(pn.state, "onload", lambda callback, **_: loaded.append(callback))
+    monkeypatch.setattr(pn.state, "on_session_destroyed", lambda callback: None)
     monkeypatch.setattr(app.PAGE_PIECES, "add", lambda doc, piece: asked.append(piece))
+    m = _model()
+    d = Dashboard(m)
+    assert d._board is None  # the session's first moments on the server, which cannot be split, do not draw the board
+    m.selected_field, m.odds = 1, True  # chosen before the board is drawn: it starts from them
     with set_curdoc(Document()):
-        d._fill_play()
-    assert len(asked) == 5 and d._slots[0].objects == []
-    for piece in asked:
+        (fill,) = loaded
+        fill()
+    assert len(asked) == 5 and "Setting out the board" in d._slots[0].objects[0].object
+    for k, piece in enumerate(asked):
+        assert (d._board is None) == (k < 3)
         piece()
     assert len(d._slots[0].objects) == 2 and d.board.figure in [p.object for p in d._slots[0].select(pn.pane.Bokeh)]
+    assert d.board.cells.selected.indices == [1] and d.board.cells.data["fill"][7] != "#fdfdf6"
 
 
 def test_the_lesson_and_guessing_views_are_built_the_first_time_their_switch_is_turned_on() -> None:

@@ -149,9 +149,7 @@ class Dashboard(Viewer):
         m = self.model
         if _serving():  # every view's redraw after a step reaches the page as one message (a notebook keeps Panel's own)
             m.redraw_batch = pn.io.hold
-        self.board = BoardFigure(m)
-        if m.odds:  # a lesson page opens with the live odds already on the board
-            self.board.refresh(odds=board_overlay(m))
+        self._board: BoardFigure | None = None  # made when first drawn: on a served page, in its own piece
         self.controls = ControlsView(model=m)
         self.card = CardView(model=m)
         self.log = LogView(model=m)
@@ -265,16 +263,35 @@ class Dashboard(Viewer):
         for piece in pieces:
             PAGE_PIECES.add(doc, piece)
 
-    def _select_on_board(self, event: Any) -> None:
+    @property
+    def board(self) -> BoardFigure:
+        """The board's figure, made the first time it is read.
+
+        It is the largest part of a page.  A served page draws it in its own
+        piece (see :meth:`_fill_play`), so a new session's first moments on the
+        server, which cannot be split, stay short.
+        """
+        if self._board is None:
+            self._board = BoardFigure(self.model)
+            self._select_on_board()
+            self._refresh_board()  # a lesson page opens with the live odds already on the board
+        return self._board
+
+    def _select_on_board(self, *_: Any) -> None:
         """The board highlights the selected field, however it was chosen (the board itself, or the property list)."""
-        indices = [event.new] if event.new >= 0 else []
-        if self.board.cells.selected.indices != indices:
-            self.board.cells.selected.indices = indices
+        if self._board is None:  # not drawn yet: it starts from the selection
+            return
+        field = self.model.selected_field
+        indices = [field] if field >= 0 else []
+        if self._board.cells.selected.indices != indices:
+            self._board.cells.selected.indices = indices
 
     def _refresh_board(self, *_: Any) -> None:
+        if self._board is None:  # not drawn yet: it starts from the game as it is then
+            return
         probability = self._views.get("probability")
         if probability is None or not probability.heat:  # the heatmap's board is drawn by the probability view
-            self.board.refresh(odds=board_overlay(self.model))
+            self._board.refresh(odds=board_overlay(self.model))
 
     def _show_tab(self, *_: Any) -> None:
         active = self.tabs.active
