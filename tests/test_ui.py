@@ -319,6 +319,9 @@ def test_a_served_page_asks_the_queue_for_its_play_tab_in_five_pieces_and_draws_
     for k, piece in enumerate(asked):
         assert (d._board is None) == (k < 3)
         piece()
+        if k == 0:  # the board's square is on the page from the first piece, so nothing beside it moves when it is drawn
+            board, _ = d._slots[0].objects[1].objects
+            assert not board.objects and board.styles["aspect-ratio"] == "1 / 1" and board.styles["width"].startswith("min(100%")
     assert len(d._slots[0].objects) == 2 and d.board.figure in [p.object for p in d._slots[0].select(pn.pane.Bokeh)]
     assert d.board.cells.selected.indices == [1] and d.board.cells.data["fill"][7] != "#fdfdf6"
 

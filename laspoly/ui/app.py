@@ -55,7 +55,8 @@ TAB_TITLES = {"play": "tab.play", "players": "tab.players", "probability": "tab.
 
 #: The board keeps its square and fits the window: as wide as the page allows, at most 760 px, and never taller
 #: than the window below the header (so at 1280 x 720, even zoomed, the whole board is in view).
-BOARD_STYLES = {"width": "min(100%, 760px, calc(100vh - 92px))", "min-width": "300px", "flex": "0 0 auto"}
+#: Its square is kept from the page's first piece, before the board is drawn in it, so nothing beside it moves then.
+BOARD_STYLES = {"width": "min(100%, 760px, calc(100vh - 92px))", "min-width": "300px", "flex": "0 0 auto", "aspect-ratio": "1 / 1"}
 #: On an upright screen the controls go below the board, so the board leaves room under it for whose turn it is, the
 #: player cards and the turn's buttons (at 768 x 1024 all of them are in view without scrolling).
 BOARD_UPRIGHT_CSS = ("@media (orientation: portrait) { :host { width: min(100%, 760px, calc(100vh - 420px)) !important;"
@@ -241,17 +242,19 @@ class Dashboard(Viewer):
         a few hundred milliseconds, during which every other session's autoplay
         waits.  In pieces (whose turn it is and the player cards, the turn's
         controls, the board, the other controls, the property card and log),
-        other sessions' steps run in between; and since the server builds one
+        other sessions' steps run in between.  The board's square is kept from
+        the first piece, so the buttons beside it do not move when it arrives.
+        Since the server builds one
         piece at a time whoever it is for, a class arriving at once delays each
         autoplay step by one piece at most, not one piece per arriving student.
         """
         side = pn.Column(self.controls.header, self.cards, sizing_mode="stretch_width", styles=SIDE_STYLES)
-        row = pn.FlexBox(side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
+        board = pn.Column(styles=BOARD_STYLES, stylesheets=[BOARD_UPRIGHT_CSS])  # the board's place, kept from the start
+        row = pn.FlexBox(board, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
         pieces = [
             lambda: self._slots[0].param.update(objects=[self.winner, row]),
             lambda: side.append(self.controls.turn_controls()),
-            lambda: row.insert(0, pn.Column(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width"), styles=BOARD_STYLES,
-                                               stylesheets=[BOARD_UPRIGHT_CSS])),
+            lambda: board.append(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width")),
             lambda: side.append(self.controls.manage_controls()),
             lambda: side.extend([self.odds, self.guessing, self.card, self.log]),
         ]
