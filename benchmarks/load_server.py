@@ -27,6 +27,7 @@ import panel as pn
 from bench_engine import rss_mb
 from tornado.web import RequestHandler
 
+from laspoly.serving import tune_collector
 from laspoly.ui import controls
 from laspoly.ui.app import Dashboard, session_app
 from laspoly.ui.model import GameModel
@@ -118,6 +119,7 @@ def main() -> None:
     handler = _Errors(level=logging.ERROR)
     for name in ("", "laspoly", "panel", "bokeh", "tornado"):
         logging.getLogger(name).addHandler(handler)
+    tune_collector()  # as ``laspoly serve`` does
     print(f"load server on http://{args.address}:{args.port}/", flush=True)
     kwargs: dict[str, Any] = {"extra_patterns": [(r"/load-stats", Stats)]}
     pn.serve(app, port=args.port, address=args.address, show=False, title="Las Poly",

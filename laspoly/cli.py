@@ -230,7 +230,7 @@ def cmd_soak(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from laspoly.serving import check_can_listen, quiet_closed_connection_warnings
+    from laspoly.serving import check_can_listen, quiet_closed_connection_warnings, tune_collector
 
     check_can_listen(args.address, args.port)  # before anything is printed: a taken port is one error line
     import panel as pn
@@ -238,6 +238,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from laspoly.ui.app import session_app
 
     quiet_closed_connection_warnings()
+    tune_collector()
     print(f"Serving the Las Poly dashboard at http://{args.address}:{args.port}/ (Ctrl+C stops it)", flush=True)
     pn.serve(session_app, port=args.port, address=args.address, show=args.show, title="Las Poly",
              websocket_origin=args.allow_websocket_origin or [f"{args.address}:{args.port}", f"localhost:{args.port}"])

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import inspect
+import json
 import logging
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from laspoly import cli
 from laspoly.serving import CLOSED, LOGGERS, ClosedConnectionFilter, quiet_closed_connection_warnings
 
 
@@ -70,3 +76,47 @@ def test_the_page_is_found_on_the_logging_call_s_stack(caplog: pytest.LogCapture
             for f in [f for f in logging.getLogger(name).filters if isinstance(f, ClosedConnectionFilter)]:
                 logging.getLogger(name).removeFilter(f)
         assert logger.filters == before
+
+
+#: Ten pages built on a server whose collector is tuned, in a fresh process; it reports what the collector did.
+_TEN_PAGES = """
+import gc, json
+from laspoly.serving import FULL_COLLECTION_AFTER, tune_collector
+tune_collector()
+frozen, threshold = gc.get_freeze_count(), gc.get_threshold()
+tune_collector()  # a second call (the next page of `panel serve`) freezes nothing more
+again = gc.get_freeze_count()
+import panel as pn
+from bokeh.document import Document
+from laspoly.ui.app import Dashboard
+from laspoly.ui.model import GameModel
+full = []
+gc.callbacks.append(lambda phase, info: full.append(1) if phase == "stop" and info["generation"] == 2 else None)
+pages = []
+for seed in range(10):
+    m = GameModel()
+    m.new_game(["A", "B", "C"], ["basic", "greedy", "trader"], seed=seed)
+    d = Dashboard(m)
+    doc = Document()
+    doc.add_root(pn.panel(d).get_root(doc))
+    pages.append(doc)
+print(json.dumps({"frozen": frozen, "again": again, "full_after": threshold[2], "expected": FULL_COLLECTION_AFTER,
+                  "full_collections": len(full)}))
+"""
+
+
+@pytest.mark.slow
+def test_a_class_opening_ten_pages_causes_no_full_garbage_collection_pause_on_a_tuned_server() -> None:
+    """Untuned, ten pages cause about three full collections, each a pause of every game on the server."""
+    out = subprocess.run([sys.executable, "-c", _TEN_PAGES], capture_output=True, text=True, timeout=300, check=True)
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report["frozen"] > 10_000 and report["again"] == report["frozen"]
+    assert report["full_after"] == report["expected"] == 100
+    assert report["full_collections"] == 0
+
+
+def test_laspoly_serve_and_the_panel_serve_app_tune_the_collector_before_the_first_page() -> None:
+    source = inspect.getsource(cli.cmd_serve)
+    assert source.index("tune_collector()") < source.index("pn.serve(")
+    app = (Path(__file__).resolve().parent.parent / "apps" / "laspoly_app.py").read_text()
+    assert app.index("tune_collector()") < app.index("build_app()")
