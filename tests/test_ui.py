@@ -301,7 +301,7 @@ def test_a_piece_that_fails_or_never_starts_does_not_stop_the_other_pages(pieces
     assert built == ["cy"] and len(queue) == 0
 
 
-def test_a_served_page_asks_the_queue_for_its_play_tab_in_five_pieces_and_draws_its_board_in_one(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_served_page_asks_the_queue_for_its_play_tab_in_pieces_and_makes_its_controls_and_board_in_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
     loaded: list = []  # type: ignore[type-arg]
     asked: list = []  # type: ignore[type-arg]
     monkeypatch.setattr(app, "_serving", lambda: True)
@@ -310,18 +310,23 @@ def test_a_served_page_asks_the_queue_for_its_play_tab_in_five_pieces_and_draws_
     monkeypatch.setattr(app.PAGE_PIECES, "add", lambda doc, piece: asked.append(piece))
     m = _model()
     d = Dashboard(m)
-    assert d._board is None  # the session's first moments on the server, which cannot be split, do not draw the board
+    assert d._board is None and d._controls is None  # the session's first moments on the server cannot be split
     m.selected_field, m.odds = 1, True  # chosen before the board is drawn: it starts from them
     with set_curdoc(Document()):
         (fill,) = loaded
         fill()
-    assert len(asked) == 5 and "Setting out the board" in d._slots[0].objects[0].object
+    assert len(asked) == 8 and "Setting out the board" in d._slots[0].objects[0].object
     for k, piece in enumerate(asked):
-        assert (d._board is None) == (k < 3)
+        assert (d._controls is None) == (k < 1) and (d._board is None) == (k <= 4)
         piece()
-        if k == 0:  # the board's square is on the page from the first piece, so nothing beside it moves when it is drawn
+        if k == 1:  # the board's square is on the page from the start, so nothing beside it moves when it is drawn
             board, _ = d._slots[0].objects[1].objects
             assert not board.objects and board.styles["aspect-ratio"] == "1 / 1" and board.styles["width"].startswith("min(100%")
+        if k == 2:  # the turn's buttons, and a reserved block for the decisions that come and go
+            assert d.controls.roll in d._slots[0].select(pn.widgets.Button) and d.controls.buy not in d._slots[0].select(pn.widgets.Button)
+        if k == 4:  # the board's figure is made in a piece of its own, and drawn in the next
+            assert not d._slots[0].select(pn.pane.Bokeh)
+    assert d.controls.buy in d._slots[0].select(pn.widgets.Button)
     assert len(d._slots[0].objects) == 2 and d.board.figure in [p.object for p in d._slots[0].select(pn.pane.Bokeh)]
     assert d.board.cells.selected.indices == [1] and d.board.cells.data["fill"][7] != "#fdfdf6"
 

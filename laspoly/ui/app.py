@@ -151,7 +151,7 @@ class Dashboard(Viewer):
         if _serving():  # every view's redraw after a step reaches the page as one message (a notebook keeps Panel's own)
             m.redraw_batch = pn.io.hold
         self._board: BoardFigure | None = None  # made when first drawn: on a served page, in its own piece
-        self.controls = ControlsView(model=m)
+        self._controls: ControlsView | None = None  # made when first read: on a served page, in the first piece
         self.card = CardView(model=m)
         self.log = LogView(model=m)
         self.cards = PlayerCardsView(model=m)
@@ -248,12 +248,15 @@ class Dashboard(Viewer):
         piece at a time whoever it is for, a class arriving at once delays each
         autoplay step by one piece at most, not one piece per arriving student.
         """
-        side = pn.Column(self.controls.header, self.cards, sizing_mode="stretch_width", styles=SIDE_STYLES)
+        side = pn.Column(sizing_mode="stretch_width", styles=SIDE_STYLES)
         board = pn.Column(styles=BOARD_STYLES, stylesheets=[BOARD_UPRIGHT_CSS])  # the board's place, kept from the start
         row = pn.FlexBox(board, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
         pieces = [
-            lambda: self._slots[0].param.update(objects=[self.winner, row]),
-            lambda: side.append(self.controls.turn_controls()),
+            lambda: self.controls,  # made, not yet drawn: the widgets and their first words
+            lambda: (side.extend([self.controls.header, self.cards]), self._slots[0].param.update(objects=[self.winner, row])),
+            lambda: side.append(self.controls.turn_controls(occasional=False)),
+            lambda: self.controls.fill_occasional(),
+            lambda: self.board,  # made, not yet drawn: its figure and sources
             lambda: board.append(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width")),
             lambda: side.append(self.controls.manage_controls()),
             lambda: side.extend([self.odds, self.guessing, self.card, self.log]),
@@ -265,6 +268,14 @@ class Dashboard(Viewer):
             return
         for piece in pieces:
             PAGE_PIECES.add(doc, piece)
+
+    @property
+    def controls(self) -> ControlsView:
+        """The turn's and the properties' controls, made the first time they are read (a served page: its first piece)."""
+        if self._controls is None:
+            self._controls = ControlsView(model=self.model)
+            self._controls.shortcuts_on = self._page_names[self.tabs.active] == "play"
+        return self._controls
 
     @property
     def board(self) -> BoardFigure:
@@ -298,7 +309,8 @@ class Dashboard(Viewer):
 
     def _show_tab(self, *_: Any) -> None:
         active = self.tabs.active
-        self.controls.shortcuts_on = self._page_names[active] == "play"  # r, e and n act on the Play tab only
+        if self._controls is not None:  # r, e and n act on the Play tab only
+            self._controls.shortcuts_on = self._page_names[active] == "play"
         if not self._slots[active].objects:
             self._slots[active].objects = [self._view(self._page_names[active])]
         # views in hidden tabs redraw when shown
@@ -326,7 +338,8 @@ class Dashboard(Viewer):
 
     def close(self) -> None:
         """Stop this session's timers (called when the browser session ends)."""
-        self.controls.stop_timer()
+        if self._controls is not None:
+            self._controls.stop_timer()
         if self._poller is not None:
             self._poller.stop()
             self._poller = None

@@ -102,6 +102,7 @@ class ControlsView(Viewer):
         #: Whether the keyboard shortcuts act (the dashboard turns them off while another tab is shown).
         self.shortcuts_on = True
         self.keys.param.watch(self._on_key, "press")
+        self._occasional = pn.Column(min_height=RESERVED_ROW, sizing_mode="stretch_width")  # see turn_controls
         self.manage_card = pn.Card(collapsed=False, sizing_mode="stretch_width")
         self.trade_card = pn.Card(collapsed=True, sizing_mode="stretch_width")
         self._words += [(self.manage_card, "title", "play.manage"), (self.trade_card, "title", "play.trade")]
@@ -441,25 +442,34 @@ class ControlsView(Viewer):
         assign(self.stakes, visible=bool(turn), object="".join(f"<p style='margin:2px 0'>{esc(line)}</p>" for line in turn))
         assign(self.build_stakes, visible=bool(build), object=f"<p style='margin:2px 0'>{esc(build)}</p>" if build else "")
 
-    def turn_controls(self) -> pn.Column:
+    def turn_controls(self, occasional: bool = True) -> pn.Column:
         """The status line and the decisions of a turn, with the autoplay controls.
 
         Rows wrap on a narrow screen.  The decisions that come and go (confirm,
         buy, prison, train, auction) share one block that keeps the height of a
         row of buttons, so nothing a person is about to click moves when one
-        of them appears.
+        of them appears.  A served page puts them in their block a moment
+        later (``occasional=False``, then :meth:`fill_occasional`): they are
+        hidden most of the time, and a new page's first pieces stay small.
         """
-        occasional = pn.Column(_flex(self.confirm, self.cancel), self.offer_text, _flex(self.accept, self.reject), _flex(self.buy, self.decline),
-                               _flex(self.fine, self.jail_card, self.station, self.travel, self.stay),
-                               _flex(self.bid_amount, self.bid, self.pass_auction), min_height=RESERVED_ROW, sizing_mode="stretch_width")
+        self._occasional = pn.Column(min_height=RESERVED_ROW, sizing_mode="stretch_width")
+        if occasional:
+            self.fill_occasional()
         return pn.Column(
             self.status, self.message,
             _flex(self.roll, self.end_turn, self.claim),
-            occasional, self.stakes,
+            self._occasional, self.stakes,
             _flex(self.next, self.autoplay, self.run_end, self.undo, self.speed),
             self.keys, self.why,
             sizing_mode="stretch_width",
         )
+
+    def fill_occasional(self) -> None:
+        """Put the decisions that come and go in their block of :meth:`turn_controls` (once)."""
+        if not self._occasional.objects:
+            self._occasional.objects = [_flex(self.confirm, self.cancel), self.offer_text, _flex(self.accept, self.reject),
+                                        _flex(self.buy, self.decline), _flex(self.fine, self.jail_card, self.station, self.travel, self.stay),
+                                        _flex(self.bid_amount, self.bid, self.pass_auction)]
 
     def manage_controls(self) -> pn.Column:
         """Building, selling and mortgaging, then trading.
