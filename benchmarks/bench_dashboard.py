@@ -29,6 +29,7 @@ import panel as pn
 from bench_engine import machine, rss_mb
 from playwright.sync_api import sync_playwright
 
+from laspoly.serving import tune_collector
 from laspoly.ui.app import Dashboard, build_app
 from laspoly.ui.model import GameModel
 
@@ -108,6 +109,7 @@ def main() -> None:
     print(f"machine: {machine()}")
     print(f"server-side step (median of 200): {step_latency():.1f} ms")
     print(f"live odds after a step (median of 200): {odds_latency():.2f} ms")
+    tune_collector()  # as ``laspoly serve`` does before its first page
     url = _serve()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
