@@ -28,6 +28,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, TypeVar
 
+from laspoly.engine.native import mypyc_attr
 from laspoly.errors import ChanceError, SetupError
 
 MAX_SCRIPT = 10_000
@@ -104,6 +105,7 @@ def draw_node(deck: str, size: int) -> ChanceNode:
     return _node(deck, [(deck, i) for i in range(size)])
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a solver's or a lesson's own chooser builds on it
 class Chooser:
     """Chooses the outcome of chance nodes in place of the seeded generator.
 
@@ -116,6 +118,7 @@ class Chooser:
         raise NotImplementedError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled, this is what lets copy.deepcopy copy it (figures.branch)
 class Chance:
     """Seeded dice and shuffles, with an optional script of dice played first and an optional chooser."""
 
