@@ -202,7 +202,7 @@ def action_from_dict(data: Any) -> Action:
             continue
         value = data[f.name]
         # every value gets its field's type here: a compiled action refuses any other with a bare TypeError
-        if str(f.type).startswith("tuple"):  # a trade's lists of fields
+        if f.name in ("give", "take"):  # a trade's lists of fields
             if not isinstance(value, list) or len(value) > 80 or not all(_is_int(v) for v in value):
                 raise SaveFileError(f"{cls.__name__}.{f.name} must be a short list of whole numbers")
             value = tuple(value)

@@ -124,7 +124,7 @@ class Chance:
 
     __slots__ = ("_next", "_random", "_rng", "_script", "chooser", "seed")
 
-    def __init__(self, seed: int, script: Sequence[tuple[int, int]] = ()) -> None:
+    def __init__(self, seed: int | Any, script: Sequence[tuple[int, int]] = ()) -> None:  # Any: checked below
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise SetupError(f"the seed must be a whole number from 0 to 2**63-1, not {seed!r}")
         self.seed = seed
