@@ -7,12 +7,18 @@ PIP    := $(BIN)/python -m pip install --quiet --disable-pip-version-check
 #: pytest workers of `make test` (pytest-xdist): the browser tests wait on a server and a browser much of the time,
 #: so two workers on two cores nearly halve the suite; `make test WORKERS=0` runs it in one process
 WORKERS ?= 2
+#: what `make test` runs a second time against the compiled build: each ruling's scenario tests, the rules the
+#: engine checks on every action, save files, positions, chance, bots, and the builds' own checks (the 800
+#: pinned games are replayed too, by tools/pin_game_digests.py --check)
+COMPILED_TESTS := tests/test_compiled_build.py tests/test_rules_laspoly.py tests/test_rules_classic.py \
+          tests/test_rules_sculptprice.py tests/test_conformance.py tests/test_observation.py tests/test_positions.py \
+          tests/test_chance.py tests/test_record.py tests/test_hostile_files.py tests/test_bots.py tests/test_trading.py
 #: the quick check of `make smoke`: the rules of every preset, save files, the command line, the docs
 SMOKE  := tests/test_rules_laspoly.py tests/test_rules_classic.py tests/test_rules_sculptprice.py tests/test_options.py \
           tests/test_boards.py tests/test_record.py tests/test_cli.py tests/test_cli_errors.py tests/test_serving.py \
           tests/test_import_boundary.py tests/test_docs.py tests/test_readme.py
 
-.PHONY: help app test smoke lint lab lessons bench soak load clean chromium postgres screenshots
+.PHONY: help app test smoke lint lab lessons bench soak load clean chromium postgres screenshots compiled test-compiled
 
 ## help: list the make targets
 help:
@@ -59,11 +65,38 @@ postgres:
 	  fi; \
 	fi
 
-## test: install laspoly with the test extras (and Chromium and PostgreSQL) and run ruff, mypy and the whole suite
+## test: install laspoly with the test extras (and Chromium and PostgreSQL), run ruff, mypy and the whole suite,
+##       then the engine's tests again against the compiled build (make test-compiled)
 test: $(VENV)/.test-installed chromium postgres
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
+	$(MAKE) --no-print-directory test-compiled
+
+## compiled: the engine, rules and bots compiled with mypyc into build/compiled/ (needs a C compiler; opt-in)
+compiled: build/compiled/.built
+
+# A full copy of the package with the extension modules beside it, so the source tree never holds a .so that
+# would win the import over its .py; `PYTHONPATH=build/compiled` runs the compiled build.
+build/compiled/.built: $(VENV)/.test-installed setup.py $(shell find laspoly -name '*.py' -not -path '*/ui/*')
+	rm -rf build/compiled && mkdir -p build/compiled
+	cp -r laspoly setup.py pyproject.toml README.md build/compiled/
+	find build/compiled/laspoly -name __pycache__ -prune -exec rm -rf {} +
+	cd build/compiled && LASPOLY_COMPILE=1 ../../$(BIN)/python setup.py --quiet build_ext --inplace --parallel 2 >build.log 2>&1 \
+	  || { tail -30 build.log; exit 1; }
+	touch $@
+
+## test-compiled: build with mypyc and run the engine, rules and bot tests and the 800 pinned games against it
+# `pytest` runs from .venv/bin, not `python -m pytest`, which would put the source tree first on sys.path.
+test-compiled: $(VENV)/.test-installed
+	@if ! command -v gcc >/dev/null 2>&1 || [ ! -f "$$($(BIN)/python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')/Python.h" ]; then \
+	  if [ "$$CI" = "true" ]; then echo "gcc or the Python headers are missing: the compiled build cannot be tested"; exit 1; fi; \
+	  echo "gcc or the Python headers are missing: skipping the compiled build's tests (the pure-Python build was tested)"; \
+	  exit 0; \
+	fi; \
+	$(MAKE) --no-print-directory compiled && \
+	PYTHONPATH=build/compiled LASPOLY_EXPECT_COMPILED=1 $(BIN)/pytest -p no:cacheprovider -q -n $(WORKERS) $(COMPILED_TESTS) && \
+	PYTHONPATH=build/compiled $(BIN)/python tools/pin_game_digests.py --check
 
 ## smoke: ruff and a quick subset of the tests (no browser, notebooks or long runs), under a minute
 smoke: $(VENV)/.test-installed
@@ -97,9 +130,11 @@ lessons: $(VENV)/.lab-installed
 	  --output-dir docs/lessons notebooks/*.ipynb
 	@echo "The lessons are in docs/lessons/ (open the .html files in a browser)"
 
-## bench: speed figures (median of repeated runs)
+## bench: speed figures (median of repeated runs); the engine's on both builds when gcc can build the compiled one
 bench: $(VENV)/.test-installed chromium
-	$(BIN)/python benchmarks/bench_engine.py
+	if command -v gcc >/dev/null 2>&1 && $(MAKE) --no-print-directory compiled; then \
+	  $(BIN)/python benchmarks/bench_engine.py --builds pure,compiled; \
+	else $(BIN)/python benchmarks/bench_engine.py; fi
 	$(BIN)/python benchmarks/bench_analysis.py
 	$(BIN)/python benchmarks/bench_dashboard.py
 
@@ -109,4 +144,4 @@ screenshots: $(VENV)/.test-installed chromium
 
 ## clean: remove .venv, caches and the rendered lessons
 clean:
-	rm -rf $(VENV) .pytest_cache .benchmarks docs/lessons
+	rm -rf $(VENV) .pytest_cache .benchmarks docs/lessons build

@@ -10,25 +10,37 @@ less than it would a wall clock.  The memory a finished game holds (its state,
 event log and actions, followed reference by reference) is reported per preset.
 
     python benchmarks/bench_engine.py [--games 200] [--repeats 7] [--preset standard --preset laspoly] [--bot basic]
+
+It measures the build it runs on and says which (``laspoly.COMPILED``).  ``--builds pure,compiled``
+measures both the pure-Python source and the mypyc build in ``build/compiled/`` (``make compiled``):
+each repeat runs once per build in a fresh process, the order alternating from repeat to repeat, so
+that other work on a shared machine weighs on both alike.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import laspoly
 from laspoly.bots.basic import make_bot
 from laspoly.bots.runner import play_game
 from laspoly.engine.game import Game
 
 #: The figures the README's speed table states as goals, by preset.
 GOALS = {"standard": 250_000, "laspoly": 200_000}
+ROOT = Path(__file__).resolve().parents[1]
+#: Where each build is imported from: the source tree, or the copy that ``make compiled`` builds.
+BUILD_PATHS = {"pure": ROOT, "compiled": ROOT / "build" / "compiled"}
 
 
 def play(preset: str, seed: int, max_rounds: int, bot: str = "basic") -> Game:
@@ -102,6 +114,44 @@ def rss_mb() -> float:
         return int(fh.read().split()[1]) * 4096 / 1e6
 
 
+def build_key(compiled: bool) -> str:
+    """The build's name in ``--builds``: ``compiled`` or ``pure``."""
+    return "compiled" if compiled else "pure"
+
+
+def one_repeat(build: str, preset: str, args: argparse.Namespace) -> dict[str, Any]:
+    """One warmed-up batch of ``preset`` in a fresh process importing ``build``; its turns, seconds and build."""
+    env = {**os.environ, "PYTHONPATH": str(BUILD_PATHS[build])}
+    command = [sys.executable, __file__, "--child", "--preset", preset, "--games", str(args.games),
+               "--max-rounds", str(args.max_rounds), "--bot", args.bot]
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True, cwd=ROOT / "benchmarks")
+    result: dict[str, Any] = json.loads(out.stdout)
+    if result["build"] != build:
+        raise SystemExit(f"asked for the {build} build but {result['build']} ran (run `make compiled` first)")
+    return result
+
+
+def compare_builds(builds: list[str], args: argparse.Namespace) -> None:
+    """Each preset on each build, repeats alternating between the builds; the median of each and their ratio."""
+    for preset in args.preset or list(GOALS):
+        rates: dict[str, list[float]] = {b: [] for b in builds}
+        for k in range(args.repeats):
+            for build in builds if k % 2 == 0 else builds[::-1]:
+                r = one_repeat(build, preset, args)
+                rates[build].append(r["turns"] / r["seconds"])
+        print(f"preset {preset}: {args.games} four-player games of '{args.bot}' bots x {args.repeats} repeats per build, "
+              "builds alternating, one core, events on, CPU time")
+        goal = GOALS.get(preset)
+        for build in builds:
+            median = statistics.median(rates[build])
+            verdict = f"; goal {goal:,}: {'met' if median >= goal else f'not met, {goal / median:.1f}x short'}" if goal else ""
+            print(f"  {build:>8}: player-turns per second (median) {median:,.0f}  "
+                  f"(min {min(rates[build]):,.0f}, max {max(rates[build]):,.0f}){verdict}")
+        if len(builds) == 2:
+            a, b = (statistics.median(rates[x]) for x in builds)
+            print(f"  {builds[1]} / {builds[0]}: {b / a:.2f}x")
+
+
 def main() -> None:
     """Measure each preset and print its figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -110,8 +160,24 @@ def main() -> None:
     parser.add_argument("--preset", action="append", help="a preset to measure (repeatable; default: standard and laspoly)")
     parser.add_argument("--max-rounds", type=int, default=1000)
     parser.add_argument("--bot", default="basic", help="the temperament of all four bots (default: basic)")
+    parser.add_argument("--builds", help="measure these builds side by side, e.g. pure,compiled (compiled: make compiled)")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.child:  # one repeat for --builds: the figures as JSON
+        preset = args.preset[0]
+        run_batch(preset, max(1, args.games // 10), args.max_rounds, args.bot)  # warm-up
+        seconds, turns = run_batch(preset, args.games, args.max_rounds, args.bot)
+        print(json.dumps({"turns": turns, "seconds": seconds, "build": build_key(laspoly.COMPILED)}))
+        return
     print(f"machine: {machine()}")
+    if args.builds:
+        builds = args.builds.split(",")
+        unknown = [b for b in builds if b not in BUILD_PATHS]
+        if unknown:
+            parser.error(f"unknown build(s) {', '.join(unknown)}: choose from {', '.join(BUILD_PATHS)}")
+        compare_builds(builds, args)
+        return
+    print(f"build: {build_key(laspoly.COMPILED)} ({laspoly.__file__})")
     for preset in args.preset or list(GOALS):
         run_batch(preset, max(1, args.games // 10), args.max_rounds, args.bot)  # warm-up
         rates, game_rates, per_game = [], [], []

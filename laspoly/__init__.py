@@ -6,6 +6,7 @@ UI and no numerical library.
 
 from laspoly.engine import actions
 from laspoly.engine.game import Game
+from laspoly.engine.native import is_compiled
 from laspoly.errors import (
     BoardError,
     ChanceError,
@@ -19,8 +20,10 @@ from laspoly.rules.options import RuleOptions
 from laspoly.rules.presets import load_preset, preset_names
 
 __version__ = "0.1.0"
+#: True when the engine, rules and bots run compiled by mypyc (``make compiled``), False for the pure-Python source.
+COMPILED = is_compiled()
 
 __all__ = [
-    "BoardError", "ChanceError", "Game", "IllegalActionError", "LaspolyError", "RuleOptionError", "RuleOptions",
+    "COMPILED", "BoardError", "ChanceError", "Game", "IllegalActionError", "LaspolyError", "RuleOptionError", "RuleOptions",
     "SaveFileError", "SetupError", "actions", "load_preset", "preset_names",
 ]

@@ -25,6 +25,7 @@ from laspoly.bots.basic import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_game
 from laspoly.engine.events import RESULT_LINES, default_names
 from laspoly.engine.game import Game
+from laspoly.engine.native import build_name
 from laspoly.errors import LaspolyError
 from laspoly.record import load_game, save_game
 from laspoly.rules.options import describe_options, parse_rule_args
@@ -185,7 +186,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         "wins by bot: " + ", ".join(f"{b}: {w}" for b, w in d["wins_by_bot"].items()),
         f"player-turns per game: mean {d['turns']['mean']:.1f}, median {d['turns']['median']:.1f}, p90 {d['turns']['p90']:.1f}",
         f"games ended at the cap: {d['capped_games']}",
-        f"{d['elapsed_s']:.2f} s: {d['games_per_s']:.1f} games/s, {d['turns_per_s']:,.0f} player-turns/s",
+        f"{d['elapsed_s']:.2f} s: {d['games_per_s']:.1f} games/s, {d['turns_per_s']:,.0f} player-turns/s, {build_name()} engine",
     ])
     return _emit(args, d, r.to_frame(), text)
 
@@ -364,7 +365,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     parser = argparse.ArgumentParser(prog="laspoly", description="Las Poly: rules engine, bots and probability lab.",
                                      formatter_class=T.HelpFormatter)
-    parser.add_argument("--version", action="version", version=f"%(prog)s {T.package_version()}")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {T.package_version()} ({build_name()})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND",
                                 parser_class=T.SubcommandParser)
     _add_game_commands(sub)

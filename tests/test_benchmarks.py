@@ -23,3 +23,13 @@ def test_the_live_odds_benchmark_measures_a_few_steps(monkeypatch: pytest.Monkey
     monkeypatch.syspath_prepend(str(BENCHMARKS))
     bench = importlib.import_module("bench_dashboard")
     assert bench.odds_latency(steps=5) > 0
+
+
+def test_the_engine_benchmark_runs_a_repeat_on_the_build_it_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    import argparse
+
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    bench = importlib.import_module("bench_engine")
+    args = argparse.Namespace(games=2, max_rounds=30, bot="basic")
+    result = bench.one_repeat("pure", "standard", args)
+    assert result["build"] == "pure" and result["turns"] > 0 and result["seconds"] > 0

@@ -52,7 +52,7 @@ def _finish_turn(m: GameModel) -> None:
     """Play the current player's turn to its end with the basic bot."""
     bot, who = BasicBot(), m.game.current
     while m.game.current == who and not m.game.is_over:
-        assert m.act(bot.choose(m.game), confirmed=True), m.message
+        assert m.act(bot.choose(m.game.observe()), confirmed=True), m.message
 
 
 # ---------------------------------------------------------------- owners

@@ -56,11 +56,14 @@ def test_rules_lists_every_option(capsys) -> None:  # type: ignore[no-untyped-de
     assert "auctions = true" in capsys.readouterr().out
 
 
-def test_version_comes_from_the_package_metadata(capsys) -> None:  # type: ignore[no-untyped-def]
+def test_version_comes_from_the_package_metadata_and_names_the_build(capsys) -> None:  # type: ignore[no-untyped-def]
     from importlib.metadata import version
 
+    import laspoly
+
     assert main(["--version"]) == 0
-    assert capsys.readouterr().out == f"laspoly {version('laspoly')}\n"
+    build = "compiled (mypyc)" if laspoly.COMPILED else "pure Python"
+    assert capsys.readouterr().out == f"laspoly {version('laspoly')} ({build})\n"
 
 
 def _subcommands() -> dict[str, argparse.ArgumentParser]:

@@ -18,11 +18,13 @@ import random
 from collections.abc import Callable
 
 from laspoly.engine import actions as A
+from laspoly.engine.native import mypyc_attr
 from laspoly.engine.observation import Observation
 from laspoly.engine.state import AUCTION, BUY, DEBT, TRAVEL, TURN, TradeOffer
 from laspoly.rules.board import Field
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot of one's own (a lesson's, a test's) builds on these
 class Bot:
     """Base class: ``choose`` returns one legal action for ``game.actor``, seeing only an observation."""
 
@@ -40,6 +42,7 @@ class Bot:
         return True
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot of one's own (a lesson's, a test's) builds on these
 class BasicBot(Bot):
     """Buys what it can afford above a reserve, builds evenly, raises money sensibly.
 
@@ -240,6 +243,7 @@ class BasicBot(Bot):
         return A.PASS_AUCTION[me]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot of one's own (a lesson's, a test's) builds on these
 class RandomBot(Bot):
     """Chooses uniformly among the legal actions, from its own seeded generator."""
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from laspoly.bots.basic import BasicBot
 from laspoly.bots.valuation import Appraiser
 from laspoly.engine import actions as A
+from laspoly.engine.native import mypyc_attr
 from laspoly.engine.observation import Observation
 from laspoly.engine.state import TradeOffer
 
@@ -37,6 +38,7 @@ SEARCH_AT_MOST = 48
 OfferKey = tuple[int, tuple[int, ...], tuple[int, ...]]  # (to, give, take)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a bot of one's own (a lesson's, a test's) builds on these
 class TradingBot(BasicBot):
     """BasicBot's play, with trades and bids weighed by the worth of its position.
 

@@ -157,7 +157,12 @@ class ClaimRent(Action):
     field: int
 
 
-ACTION_TYPES: dict[str, type[Action]] = {cls.__name__: cls for cls in Action.__subclasses__()}
+# Listed, not found by ``Action.__subclasses__()``: compiled, that list can also hold the throw-away copies a
+# slotted dataclass decorator makes of each class until the garbage collector takes them.
+ACTION_TYPES: dict[str, type[Action]] = {cls.__name__: cls for cls in (
+    Roll, EndTurn, Buy, DeclineBuy, Travel, StayPut, Build, SellBuilding, SellProperty, Mortgage, Repay, PayFine,
+    UseJailCard, ProposeTrade, AcceptTrade, DeclineTrade, PlaceBid, PassAuction, ClaimRent,
+)}
 
 # The actions that name nothing but their player, one value per seat (``ROLL[2]`` is ``Roll(2)``).  Actions are
 # immutable, so bots and the runner hand out these values instead of building a new one for every decision.
@@ -196,8 +201,9 @@ def action_from_dict(data: Any) -> Action:
                 raise SaveFileError(f"{cls.__name__} needs {f.name!r}")
             continue
         value = data[f.name]
-        if isinstance(value, list):
-            if len(value) > 80 or not all(_is_int(v) for v in value):
+        # every value gets its field's type here: a compiled action refuses any other with a bare TypeError
+        if f.name in ("give", "take"):  # a trade's lists of fields
+            if not isinstance(value, list) or len(value) > 80 or not all(_is_int(v) for v in value):
                 raise SaveFileError(f"{cls.__name__}.{f.name} must be a short list of whole numbers")
             value = tuple(value)
         elif f.name == "building":

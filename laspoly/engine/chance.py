@@ -28,6 +28,7 @@ from fractions import Fraction
 from functools import cache
 from typing import Any, TypeVar
 
+from laspoly.engine.native import mypyc_attr
 from laspoly.errors import ChanceError, SetupError
 
 MAX_SCRIPT = 10_000
@@ -104,6 +105,7 @@ def draw_node(deck: str, size: int) -> ChanceNode:
     return _node(deck, [(deck, i) for i in range(size)])
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a solver's or a lesson's own chooser builds on it
 class Chooser:
     """Chooses the outcome of chance nodes in place of the seeded generator.
 
@@ -116,12 +118,13 @@ class Chooser:
         raise NotImplementedError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled, this is what lets copy.deepcopy copy it (figures.branch)
 class Chance:
     """Seeded dice and shuffles, with an optional script of dice played first and an optional chooser."""
 
     __slots__ = ("_next", "_random", "_rng", "_script", "chooser", "seed")
 
-    def __init__(self, seed: int, script: Sequence[tuple[int, int]] = ()) -> None:
+    def __init__(self, seed: int | Any, script: Sequence[tuple[int, int]] = ()) -> None:  # Any: checked below
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise SetupError(f"the seed must be a whole number from 0 to 2**63-1, not {seed!r}")
         self.seed = seed

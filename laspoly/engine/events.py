@@ -10,7 +10,7 @@ using a :class:`Namer` that knows the players' and fields' names.
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
-from typing import Any, ClassVar, Protocol
+from typing import Any, Protocol
 
 BANK = -1
 POT = -2
@@ -29,11 +29,10 @@ class Namer(Protocol):
 class Event:
     """Base class: a change of state with a plain sentence."""
 
-    templates: ClassVar[dict[str, str]] = {}
-
     def text(self, namer: Namer, lang: str = "en") -> str:
         """The event as a sentence in ``lang`` (English when no translation exists)."""
-        template = self.templates.get(lang) or self.templates["en"]
+        templates = TEMPLATES[type(self).__name__]
+        template = templates.get(lang) or templates["en"]
         return _contract(template.format(**self._values(namer, lang)), lang)
 
     def _values(self, namer: Namer, lang: str) -> dict[str, Any]:
@@ -137,14 +136,12 @@ def _t(en: str, es: str) -> dict[str, str]:
 @dataclass(slots=True)
 class GameStarted(Event):
     who: int
-    templates: ClassVar[dict[str, str]] = _t("The game begins; {who} plays first.", "Empieza la partida; juega primero {who}.")
 
 
 @dataclass(slots=True)
 class TurnStarted(Event):
     who: int
     round: int
-    templates: ClassVar[dict[str, str]] = _t("Round {round}: {who}'s turn.", "Ronda {round}: turno de {who}.")
 
 
 @dataclass(slots=True)
@@ -152,7 +149,6 @@ class Rolled(Event):
     who: int
     d1: int
     d2: int
-    templates: ClassVar[dict[str, str]] = _t("{who} rolled {d1} and {d2}.", "{who} sacó {d1} y {d2}.")
 
 
 @dataclass(slots=True)
@@ -160,7 +156,6 @@ class Moved(Event):
     who: int
     src: int
     dst: int
-    templates: ClassVar[dict[str, str]] = _t("{who} moved from {src} to {dst}.", "{who} avanzó de {src} a {dst}.")
 
 
 @dataclass(slots=True)
@@ -172,7 +167,6 @@ class Paid(Event):
     amount: int
     reason: str
     field: int = -1
-    templates: ClassVar[dict[str, str]] = _t("{who} paid {amount} to {to} for {reason}.", "{who} pagó {amount} a {to} por {reason}.")
 
     def text(self, namer: Namer, lang: str = "en") -> str:
         """Rent names its field: "Ana paid 150 LPD rent to Ben for Fremont Street"."""
@@ -188,14 +182,12 @@ class Bought(Event):
     who: int
     field: int
     price: int
-    templates: ClassVar[dict[str, str]] = _t("{who} bought {field} for {price}.", "{who} compró {field} por {price}.")
 
 
 @dataclass(slots=True)
 class Declined(Event):
     who: int
     field: int
-    templates: ClassVar[dict[str, str]] = _t("{who} did not buy {field}.", "{who} no compró {field}.")
 
 
 @dataclass(slots=True)
@@ -204,7 +196,6 @@ class Built(Event):
     field: int
     building: str
     price: int
-    templates: ClassVar[dict[str, str]] = _t("{who} built a {building} on {field} for {price}.", "{who} construyó {building} en {field} por {price}.")
 
 
 @dataclass(slots=True)
@@ -213,7 +204,6 @@ class SoldBuilding(Event):
     field: int
     building: str
     price: int
-    templates: ClassVar[dict[str, str]] = _t("{who} sold a {building} on {field} to the bank for {price}.", "{who} vendió {building} en {field} a la banca por {price}.")
 
 
 @dataclass(slots=True)
@@ -221,7 +211,6 @@ class SoldProperty(Event):
     who: int
     field: int
     price: int
-    templates: ClassVar[dict[str, str]] = _t("{who} sold {field} to the bank for {price}.", "{who} vendió {field} a la banca por {price}.")
 
 
 @dataclass(slots=True)
@@ -229,7 +218,6 @@ class Mortgaged(Event):
     who: int
     field: int
     amount: int
-    templates: ClassVar[dict[str, str]] = _t("{who} mortgaged {field} for {amount}.", "{who} hipotecó {field} por {amount}.")
 
 
 @dataclass(slots=True)
@@ -237,7 +225,6 @@ class Repaid(Event):
     who: int
     field: int
     amount: int
-    templates: ClassVar[dict[str, str]] = _t("{who} repaid the mortgage on {field} for {amount}.", "{who} levantó la hipoteca de {field} por {amount}.")
 
 
 @dataclass(slots=True)
@@ -245,27 +232,23 @@ class CardDrawn(Event):
     who: int
     deck: str
     card: int
-    templates: ClassVar[dict[str, str]] = _t('{who} drew a card: "{card}"', '{who} cogió una carta: "{card}"')
 
 
 @dataclass(slots=True)
 class SentToPrison(Event):
     who: int
     reason: str
-    templates: ClassVar[dict[str, str]] = _t("{who} went to prison for {reason}.", "{who} fue a prisión por {reason}.")
 
 
 @dataclass(slots=True)
 class LeftPrison(Event):
     who: int
     reason: str
-    templates: ClassVar[dict[str, str]] = _t("{who} left prison with {reason}.", "{who} salió de prisión con {reason}.")
 
 
 @dataclass(slots=True)
 class StayedInPrison(Event):
     who: int
-    templates: ClassVar[dict[str, str]] = _t("{who} stays in prison.", "{who} sigue en prisión.")
 
 
 @dataclass(slots=True)
@@ -274,14 +257,12 @@ class Travelled(Event):
     src: int
     dst: int
     fare: int
-    templates: ClassVar[dict[str, str]] = _t("{who} took the train from {src} to {dst} for {fare}.", "{who} tomó el tren de {src} a {dst} por {fare}.")
 
 
 @dataclass(slots=True)
 class DebtStarted(Event):
     who: int
     amount: int
-    templates: ClassVar[dict[str, str]] = _t("{who} owes {amount} and must raise money.", "{who} debe {amount} y tiene que conseguir dinero.")
 
 
 @dataclass(slots=True)
@@ -289,7 +270,6 @@ class Eliminated(Event):
     who: int
     to: int
     amount: int
-    templates: ClassVar[dict[str, str]] = _t("{who} is out of the game; {to} receives {amount}.", "{who} queda eliminado; {to} recibe {amount}.")
 
 
 @dataclass(slots=True)
@@ -297,7 +277,6 @@ class TradeProposed(Event):
     who: int
     to: int
     offer: int
-    templates: ClassVar[dict[str, str]] = _t("{who} offered trade #{offer} to {to}.", "{who} ofreció el intercambio #{offer} a {to}.")
 
 
 @dataclass(slots=True)
@@ -305,7 +284,6 @@ class TradeAccepted(Event):
     who: int
     to: int
     offer: int
-    templates: ClassVar[dict[str, str]] = _t("{who} accepted trade #{offer} from {to}.", "{who} aceptó el intercambio #{offer} de {to}.")
 
 
 @dataclass(slots=True)
@@ -313,32 +291,27 @@ class TradeDeclined(Event):
     who: int
     to: int
     offer: int
-    templates: ClassVar[dict[str, str]] = _t("{who} declined trade #{offer} from {to}.", "{who} rechazó el intercambio #{offer} de {to}.")
 
 
 @dataclass(slots=True)
 class TradeLapsed(Event):
     offer: int
-    templates: ClassVar[dict[str, str]] = _t("Trade #{offer} lapsed: it no longer matches what the players own.", "El intercambio #{offer} caducó: ya no coincide con lo que tienen los jugadores.")
 
 
 @dataclass(slots=True)
 class AuctionStarted(Event):
     field: int
-    templates: ClassVar[dict[str, str]] = _t("{field} goes to auction.", "{field} sale a subasta.")
 
 
 @dataclass(slots=True)
 class Bid(Event):
     who: int
     amount: int
-    templates: ClassVar[dict[str, str]] = _t("{who} bid {amount}.", "{who} pujó {amount}.")
 
 
 @dataclass(slots=True)
 class AuctionPassed(Event):
     who: int
-    templates: ClassVar[dict[str, str]] = _t("{who} left the auction.", "{who} abandonó la subasta.")
 
 
 @dataclass(slots=True)
@@ -346,7 +319,6 @@ class AuctionEnded(Event):
     who: int
     field: int
     price: int
-    templates: ClassVar[dict[str, str]] = _t("{who} won {field} at auction for {price}.", "{who} ganó {field} en subasta por {price}.")
 
 
 @dataclass(slots=True)
@@ -355,33 +327,72 @@ class RentDue(Event):
     owner: int
     field: int
     amount: int
-    templates: ClassVar[dict[str, str]] = _t("{owner} may claim {amount} rent from {who} for {field}.", "{owner} puede cobrar {amount} de alquiler a {who} por {field}.")
 
 
 @dataclass(slots=True)
 class RentLapsed(Event):
     owner: int
     field: int
-    templates: ClassVar[dict[str, str]] = _t("{owner} did not claim the rent for {field} in time.", "{owner} no reclamó a tiempo el alquiler de {field}.")
 
 
 @dataclass(slots=True)
 class LostTurn(Event):
     who: int
-    templates: ClassVar[dict[str, str]] = _t("{who} loses this turn.", "{who} pierde este turno.")
 
 
 @dataclass(slots=True)
 class GotJailCard(Event):
     who: int
-    templates: ClassVar[dict[str, str]] = _t("{who} keeps a Get-Out-of-Prison card.", "{who} guarda una carta para salir de prisión.")
 
 
 @dataclass(slots=True)
 class GameOver(Event):
     winner: int
     reason: str
-    templates: ClassVar[dict[str, str]] = _t("{winner} wins ({reason}).", "{winner} gana ({reason}).")
 
 
-EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in Event.__subclasses__()}
+#: Each event's sentence in English and Spanish, by the event's type.  Kept beside the classes, not on them, so
+#: that the event classes compile (mypyc's dataclasses take no class-level dicts).
+TEMPLATES: dict[str, dict[str, str]] = {
+    "GameStarted": _t("The game begins; {who} plays first.", "Empieza la partida; juega primero {who}."),
+    "TurnStarted": _t("Round {round}: {who}'s turn.", "Ronda {round}: turno de {who}."),
+    "Rolled": _t("{who} rolled {d1} and {d2}.", "{who} sacó {d1} y {d2}."),
+    "Moved": _t("{who} moved from {src} to {dst}.", "{who} avanzó de {src} a {dst}."),
+    "Paid": _t("{who} paid {amount} to {to} for {reason}.", "{who} pagó {amount} a {to} por {reason}."),
+    "Bought": _t("{who} bought {field} for {price}.", "{who} compró {field} por {price}."),
+    "Declined": _t("{who} did not buy {field}.", "{who} no compró {field}."),
+    "Built": _t("{who} built a {building} on {field} for {price}.", "{who} construyó {building} en {field} por {price}."),
+    "SoldBuilding": _t("{who} sold a {building} on {field} to the bank for {price}.", "{who} vendió {building} en {field} a la banca por {price}."),
+    "SoldProperty": _t("{who} sold {field} to the bank for {price}.", "{who} vendió {field} a la banca por {price}."),
+    "Mortgaged": _t("{who} mortgaged {field} for {amount}.", "{who} hipotecó {field} por {amount}."),
+    "Repaid": _t("{who} repaid the mortgage on {field} for {amount}.", "{who} levantó la hipoteca de {field} por {amount}."),
+    "CardDrawn": _t('{who} drew a card: "{card}"', '{who} cogió una carta: "{card}"'),
+    "SentToPrison": _t("{who} went to prison for {reason}.", "{who} fue a prisión por {reason}."),
+    "LeftPrison": _t("{who} left prison with {reason}.", "{who} salió de prisión con {reason}."),
+    "StayedInPrison": _t("{who} stays in prison.", "{who} sigue en prisión."),
+    "Travelled": _t("{who} took the train from {src} to {dst} for {fare}.", "{who} tomó el tren de {src} a {dst} por {fare}."),
+    "DebtStarted": _t("{who} owes {amount} and must raise money.", "{who} debe {amount} y tiene que conseguir dinero."),
+    "Eliminated": _t("{who} is out of the game; {to} receives {amount}.", "{who} queda eliminado; {to} recibe {amount}."),
+    "TradeProposed": _t("{who} offered trade #{offer} to {to}.", "{who} ofreció el intercambio #{offer} a {to}."),
+    "TradeAccepted": _t("{who} accepted trade #{offer} from {to}.", "{who} aceptó el intercambio #{offer} de {to}."),
+    "TradeDeclined": _t("{who} declined trade #{offer} from {to}.", "{who} rechazó el intercambio #{offer} de {to}."),
+    "TradeLapsed": _t("Trade #{offer} lapsed: it no longer matches what the players own.", "El intercambio #{offer} caducó: ya no coincide con lo que tienen los jugadores."),
+    "AuctionStarted": _t("{field} goes to auction.", "{field} sale a subasta."),
+    "Bid": _t("{who} bid {amount}.", "{who} pujó {amount}."),
+    "AuctionPassed": _t("{who} left the auction.", "{who} abandonó la subasta."),
+    "AuctionEnded": _t("{who} won {field} at auction for {price}.", "{who} ganó {field} en subasta por {price}."),
+    "RentDue": _t("{owner} may claim {amount} rent from {who} for {field}.", "{owner} puede cobrar {amount} de alquiler a {who} por {field}."),
+    "RentLapsed": _t("{owner} did not claim the rent for {field} in time.", "{owner} no reclamó a tiempo el alquiler de {field}."),
+    "LostTurn": _t("{who} loses this turn.", "{who} pierde este turno."),
+    "GotJailCard": _t("{who} keeps a Get-Out-of-Prison card.", "{who} guarda una carta para salir de prisión."),
+    "GameOver": _t("{winner} wins ({reason}).", "{winner} gana ({reason})."),
+}
+
+# Listed, not found by ``Event.__subclasses__()``: compiled, that list can also hold the throw-away copies a
+# slotted dataclass decorator makes of each class until the garbage collector takes them.
+EVENT_TYPES: dict[str, type[Event]] = {cls.__name__: cls for cls in (
+    GameStarted, TurnStarted, Rolled, Moved, Paid, Bought, Declined, Built, SoldBuilding, SoldProperty,
+    Mortgaged, Repaid, CardDrawn, SentToPrison, LeftPrison, StayedInPrison, Travelled, DebtStarted, Eliminated,
+    TradeProposed, TradeAccepted, TradeDeclined, TradeLapsed, AuctionStarted, Bid, AuctionPassed, AuctionEnded,
+    RentDue, RentLapsed, LostTurn, GotJailCard, GameOver
+)}

@@ -35,6 +35,7 @@ from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.chance import Chance, parse_dice_script
 from laspoly.engine.events import BANK
+from laspoly.engine.native import mypyc_attr
 from laspoly.engine.observation import Observation
 from laspoly.engine.state import (
     AUCTION,
@@ -66,18 +67,21 @@ __all__ = [
 ]
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed in Python: a checked game, the exact chain's walker
 class Game(Turns):
     """A game of any preset, from setup to winner.  See the module docstring."""
 
+    # ``| Any``: the set-up checks these itself and names a wrong one in a SetupError; a compiled build would
+    # otherwise refuse a wrong type first with a bare TypeError that names nothing.
     def __init__(
         self,
-        players: list[str] | int = 4,
+        players: list[str] | int | Any = 4,
         *,
-        preset: str | Preset = "laspoly",
-        seed: int = 0,
-        rules: dict[str, Any] | None = None,
+        preset: str | Preset | Any = "laspoly",
+        seed: int | Any = 0,
+        rules: dict[str, Any] | Any | None = None,
         dice: Any = None,
-        max_rounds: int | None = None,
+        max_rounds: int | Any | None = None,
         board: Board | None = None,
         record_events: bool = True,
         keep_history: bool = True,
@@ -159,7 +163,7 @@ class Game(Turns):
 
     # ------------------------------------------------------------ applying actions
 
-    def apply(self, action: A.Action) -> None:
+    def apply(self, action: A.Action | Any) -> None:  # Any: anything else is refused with a reason, compiled too
         """Check ``action`` against the rules and play it; an illegal one raises and changes nothing."""
         reason = self.why_illegal(action)
         if reason is not None:

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from laspoly.engine import events as E
 from laspoly.engine.game import OVER, Game
+from laspoly.engine.native import mypyc_attr
 
 
+@mypyc_attr(native_class=False)  # a compiled class cannot subclass AssertionError
 class InvariantError(AssertionError):
     """An invariant of the rules broke: a bug in the engine, never bad input."""
 
@@ -102,6 +104,7 @@ def problems(g: Game) -> list[str]:
     return out
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # the soak subclasses it with a deliberately broken rule
 class CheckedGame(Game):
     """A game that checks the invariants after every event.
 

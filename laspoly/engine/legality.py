@@ -8,15 +8,18 @@ same methods, and the dashboard's buttons show their words.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
+from laspoly.engine.native import mypyc_attr
 from laspoly.engine.reasons import refusal
 from laspoly.engine.state import AUCTION, BUY, DEBT, MANAGING, OVER, TRAVEL, TURN, TradeOffer
 from laspoly.engine.wording import Wording
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a layer of Game, which Python classes subclass
 class Legality(Wording):
     """Why an action is illegal now, and the list of legal actions."""
 
@@ -366,6 +369,6 @@ _CHECKS: dict[type[A.Action], Callable[[Legality, Any], str | None]] = dict([
 
 #: The fields of each action type that must hold a whole number, in the order they are checked.
 _WHOLE_NUMBERS: dict[type[A.Action], tuple[str, ...]] = {
-    kind: tuple(n for n in ("field", "to", "offer", "amount", "cash", "give_cards", "take_cards") if n in kind.__slots__)
+    kind: tuple(n for n in ("field", "to", "offer", "amount", "cash", "give_cards", "take_cards") if n in {f.name for f in fields(kind)})
     for kind in _CHECKS
 }

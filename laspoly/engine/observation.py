@@ -14,7 +14,8 @@ buildings, the players) are the game's own objects, held in slots, so that a
 simulation that asks millions of questions pays almost nothing for the view.
 Being read-only is a promise of the interface, as far as Python can promise
 it: the view has no setters and no method that changes the game, it keeps the
-game under a private (name-mangled) name, and the lists it shows are the
+game under a private name (a plain one, not a mangled ``__game``, which the
+compiled build would not mangle alike), and the lists it shows are the
 game's own (copies would cost every decision), which a bot reads and never
 writes.
 """
@@ -47,9 +48,9 @@ class Observation:
     it changes, so one view serves a whole game.
     """
 
-    __slots__ = ("__game", *_STABLE)  # the game under a private (mangled) name: `obs._game` is no way in
+    __slots__ = ("_source", *_STABLE)  # the game under a private name that no bot is told: `obs._game` is no way in
 
-    __game: Game
+    _source: Game
     preset: Preset
     board: Board
     rules: RuleOptions
@@ -71,7 +72,7 @@ class Observation:
         # the parts that keep their identity for the whole game, held here to be read at the speed of an attribute
         for name in _STABLE:
             object.__setattr__(self, name, getattr(game, name))
-        object.__setattr__(self, "_Observation__game", game)
+        object.__setattr__(self, "_source", game)
 
     def __setattr__(self, name: str, value: Any) -> None:
         """Refuse every assignment: the view never changes the game."""
@@ -89,200 +90,200 @@ class Observation:
     @property
     def phase(self) -> Phase:
         """What the game waits for: ``turn``, ``buy``, ``travel``, ``auction``, ``debt`` or ``over``."""
-        return self.__game.phase
+        return self._source.phase
 
     @property
     def actor(self) -> int:
         """The player who must decide now (the debtor or bidder, else the current player)."""
-        return self.__game.actor
+        return self._source.actor
 
     @property
     def current(self) -> int:
         """The player whose turn it is."""
-        return self.__game.current
+        return self._source.current
 
     @property
     def is_over(self) -> bool:
         """True once the game has a winner."""
-        return self.__game.phase == Phase.OVER
+        return self._source.phase == Phase.OVER
 
     @property
     def winner(self) -> int:
         """The winner's index once the game is over, else -1."""
-        return self.__game.winner
+        return self._source.winner
 
     @property
     def end_reason(self) -> str:
         """Why the game ended (``last_player`` or ``net_worth``), else empty."""
-        return self.__game.end_reason
+        return self._source.end_reason
 
     @property
     def round(self) -> int:
         """The round being played, from 1."""
-        return self.__game.round
+        return self._source.round
 
     @property
     def turns(self) -> int:
         """Turns started so far, over all players."""
-        return self.__game.turns
+        return self._source.turns
 
     @property
     def max_rounds(self) -> int | None:
         """The round cap of the game (L20), or None."""
-        cap: int | None = self.__game.setup["max_rounds"]
+        cap: int | None = self._source.setup["max_rounds"]
         return cap
 
     @property
     def rolls_due(self) -> bool:
         """Whether the current player still has to roll (a first roll, or doubles)."""
-        return self.__game.rolls_due
+        return self._source.rolls_due
 
     @property
     def doubles_count(self) -> int:
         """Doubles rolled in a row this turn."""
-        return self.__game.doubles_count
+        return self._source.doubles_count
 
     @property
     def prison_tries(self) -> int:
         """Rolls a prisoner has tried this turn."""
-        return self.__game.prison_tries
+        return self._source.prison_tries
 
     @property
     def dice(self) -> tuple[int, int]:
         """The last roll, ``(0, 0)`` before the first."""
-        return self.__game.dice
+        return self._source.dice
 
     @property
     def last_card(self) -> tuple[str, int] | None:
         """The last card drawn, as (deck, card index), or None."""
-        return self.__game.last_card
+        return self._source.last_card
 
     @property
     def pending_field(self) -> int:
         """The field on offer (to buy or at auction), else -1."""
-        return self.__game.pending_field
+        return self._source.pending_field
 
     @property
     def pot(self) -> int:
         """The casino or BOTE pot."""
-        return self.__game.pot
+        return self._source.pot
 
     @property
     def houses_left(self) -> int:
         """Houses the bank still has (counted always, enforced with ``building_shortage``)."""
-        return self.__game.houses_left
+        return self._source.houses_left
 
     @property
     def hotels_left(self) -> int:
         """Hotels the bank still has (counted always, enforced with ``building_shortage``)."""
-        return self.__game.hotels_left
+        return self._source.hotels_left
 
     @property
     def owner_version(self) -> int:
         """A counter bumped by every change of ownership, for a bot's caches."""
-        return self.__game.owner_version
+        return self._source.owner_version
 
     @property
     def claims(self) -> list[tuple[int, int, int, int]]:
         """Rent waiting to be claimed (C6, S9): (payer, owner, field, amount)."""
-        return self.__game.claims
+        return self._source.claims
 
     @property
     def auction(self) -> Auction | None:
         """The running auction (C2), or None."""
-        return self.__game.auction
+        return self._source.auction
 
     @property
     def debt(self) -> Debt | None:
         """The debt being raised (L19), or None."""
-        return self.__game.debt
+        return self._source.debt
 
     @property
     def active_players(self) -> list[int]:
         """Indices of the players still in the game."""
-        return self.__game.active_players
+        return self._source.active_players
 
     # ------------------------------------------------------------ questions
 
     def why_illegal(self, action: Any) -> str | None:
         """The reason ``action`` is not allowed now, in plain words, or None if it is legal."""
-        return self.__game.why_illegal(action)
+        return self._source.why_illegal(action)
 
     def is_legal(self, action: A.Action) -> bool:
         """True if the game would accept ``action`` now."""
-        return self.__game.why_illegal(action) is None
+        return self._source.why_illegal(action) is None
 
     def legal_actions(self, player: int | None = None) -> list[A.Action]:
         """Every legal action of ``player`` (default: the actor), except open-ended trade offers."""
-        return self.__game.legal_actions(player)
+        return self._source.legal_actions(player)
 
     def cost_of(self, action: A.Action) -> int:
         """What a voluntary action would take from the player's cash now (0 for actions that pay nothing)."""
-        return self.__game.cost_of(action)
+        return self._source.cost_of(action)
 
     def rent(self, index: int, dice_total: int | None = None) -> int:
         """Rent due on ``index`` now, for a lander who rolled ``dice_total``."""
-        return self.__game.rent(index, dice_total)
+        return self._source.rent(index, dice_total)
 
     def net_worth(self, player: int) -> int:
         """L20: cash, plus property prices less mortgage values, plus buildings at their price."""
-        return self.__game.net_worth(player)
+        return self._source.net_worth(player)
 
     def standings(self) -> list[tuple[int, int]]:
         """Active players with their net worth, richest first (L20)."""
-        return self.__game.standings()
+        return self._source.standings()
 
     def liquidation_value(self, player: int) -> int:
         """Cash the player could raise by selling every building and mortgaging or selling every property."""
-        return self.__game.liquidation_value(player)
+        return self._source.liquidation_value(player)
 
     def owned_by(self, player: int) -> list[int]:
         """Fields owned by ``player``, in board order."""
-        return self.__game.owned_by(player)
+        return self._source.owned_by(player)
 
     def owns_group(self, player: int, index: int) -> bool:
         """True if ``player`` owns every street of ``index``'s colour group."""
-        return self.__game.owns_group(player, index)
+        return self._source.owns_group(player, index)
 
     def group_has_buildings(self, index: int) -> bool:
         """True if any street of ``index``'s group has a house, hotel or factory."""
-        return self.__game.group_has_buildings(index)
+        return self._source.group_has_buildings(index)
 
     def build_cost(self, index: int, building: str) -> int:
         """What a house, hotel or factory costs on this street."""
-        return self.__game.build_cost(index, building)
+        return self._source.build_cost(index, building)
 
     def house_price(self, index: int) -> int:
         """What one house costs on this street."""
-        return self.__game.house_price(index)
+        return self._source.house_price(index)
 
     def hotel_price(self, index: int) -> int:
         """What the hotel costs on top of the houses."""
-        return self.__game.hotel_price(index)
+        return self._source.hotel_price(index)
 
     def building_value(self, index: int) -> int:
         """What the buildings on ``index`` cost, at full price."""
-        return self.__game.building_value(index)
+        return self._source.building_value(index)
 
     def repay_price(self, index: int) -> int:
         """What lifting the mortgage on ``index`` costs."""
-        return self.__game.repay_price(index)
+        return self._source.repay_price(index)
 
     def train_fare(self, src: int, dst: int) -> int:
         """The train fare from station ``src`` to station ``dst`` (L10)."""
-        return self.__game.train_fare(src, dst)
+        return self._source.train_fare(src, dst)
 
     # ------------------------------------------------------------ words
 
     def describe(self, event: E.Event, lang: str = "en") -> str:
         """One event as a sentence."""
-        return self.__game.describe(event, lang)
+        return self._source.describe(event, lang)
 
     def describe_action(self, action: A.Action) -> str:
         """An action in words, naming fields."""
-        return self.__game.describe_action(action)
+        return self._source.describe_action(action)
 
     def money(self, amount: int) -> str:
         """An amount with the board's currency."""
-        return self.__game.money(amount)
+        return self._source.money(amount)
 

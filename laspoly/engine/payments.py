@@ -2,21 +2,31 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from laspoly.engine import events as E
 from laspoly.engine.events import BANK, POT
 from laspoly.engine.legality import Legality
+from laspoly.engine.native import mypyc_attr
 from laspoly.engine.state import DEBT, OVER, AfterAuction, Continuation, Debt, Player
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a layer of Game, which Python classes subclass
 class Payments(Legality):
     """Every movement of money, and what happens to a player who cannot pay."""
 
-    if TYPE_CHECKING:  # played by the classes above, which continue what a payment suspended
-        def _next_turn(self) -> None: ...
-        def _continue(self, then: Continuation, player: int) -> None: ...
-        def _start_auction(self, i: int, then: AfterAuction, queue: list[int] | None = None, everyone: bool = False) -> None: ...
+    # Played by the classes above, which continue what a payment suspended.  Real methods, not stubs under
+    # ``TYPE_CHECKING``, so that a compiled build (mypyc) knows them; the layers above override each one.
+
+    def _next_turn(self) -> None:
+        """Pass the turn on (:class:`~laspoly.engine.turns.Turns`)."""
+        raise NotImplementedError
+
+    def _continue(self, then: Continuation, player: int) -> None:
+        """Carry on what a payment suspended (:class:`~laspoly.engine.turns.Turns`)."""
+        raise NotImplementedError
+
+    def _start_auction(self, i: int, then: AfterAuction, queue: list[int] | None = None, everyone: bool = False) -> None:
+        """Open an auction (:class:`~laspoly.engine.game.Game`)."""
+        raise NotImplementedError
 
     # ------------------------------------------------------------ money
 

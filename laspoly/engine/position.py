@@ -19,12 +19,14 @@ from typing import Any
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.chance import Chance
+from laspoly.engine.native import mypyc_attr
 from laspoly.engine.state import AUCTION, DEBT, HOTELS, HOUSES, OVER, TURN, Auction, Debt, Player, TradeOffer
 from laspoly.rules.board import Board, Field
 from laspoly.rules.options import RuleOptions
 from laspoly.rules.presets import Preset
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a layer of Game, which Python classes subclass
 class Position:
     """Every attribute of a game, and the read-only questions about them."""
 

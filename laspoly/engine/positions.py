@@ -79,9 +79,17 @@ def set_position(game: Game, data: Any) -> None:
     """Replace the whole state of ``game`` by a position (``Game.set_position``); a bad one changes nothing."""
     fresh = game_from_position(type(game), data, record_events=game.record_events, keep_history=game.keep_history)
     version = game.owner_version
-    game.__dict__.clear()
-    game.__dict__.update(fresh.__dict__)
+    for name in _state_names(fresh):
+        setattr(game, name, getattr(fresh, name))
     game.owner_version = version + 1  # caches keyed on the game and its ownership see a new board
+
+
+def _state_names(game: Game) -> list[str]:
+    """Every attribute of a game's state: a compiled game's class lists them, a pure-Python game holds them in a dict."""
+    names = dict.fromkeys(getattr(type(game), "__mypyc_attrs__", ()))
+    names.update(dict.fromkeys(getattr(game, "__dict__", ())))
+    names.pop("__dict__", None)
+    return list(names)
 
 
 def normalise_position(data: Any) -> dict[str, Any]:

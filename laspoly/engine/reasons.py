@@ -19,6 +19,8 @@ from functools import cache
 from importlib.resources import files
 from typing import Any, Protocol
 
+from laspoly.engine.native import mypyc_attr
+
 LANGS = ("en", "es")
 
 #: Placeholders named like this hold a player's index, a field's index, or an amount of money.
@@ -35,6 +37,7 @@ class Namer(Protocol):
     def money(self, amount: int) -> str: ...
 
 
+@mypyc_attr(native_class=False)  # a compiled class cannot subclass str
 class Reason(str):
     """A refusal: the English sentence, with the key and values to word it in another language."""
 
@@ -43,7 +46,7 @@ class Reason(str):
 
     def __new__(cls, text: str, key: str, values: dict[str, Any]) -> Reason:
         """Make the reason; ``text`` is its English sentence."""
-        self = super().__new__(cls, text)
+        self = str.__new__(cls, text)
         self.key, self.values = key, values
         return self
 

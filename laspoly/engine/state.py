@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal
 
+from laspoly.engine.native import mypyc_attr
 from laspoly.errors import SetupError
 
 
@@ -69,21 +70,26 @@ def clean_name(name: Any) -> str:
     return text
 
 
+#: A player's attributes, in the order of :meth:`Player.snapshot` (and of a saved position's player).
+PLAYER_FIELDS = (
+    "active",
+    "cash",
+    "has_passed_start",
+    "in_prison",
+    "index",
+    "jail_cards",
+    "lose_turn",
+    "name",
+    "pos",
+    "prison_turns",
+)
+
+
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled, this is what lets copy.deepcopy copy it (figures.branch)
 class Player:
     """One seat: cash, position and prison status.  Ownership lives on the game."""
 
-    __slots__ = (
-        "active",
-        "cash",
-        "has_passed_start",
-        "in_prison",
-        "index",
-        "jail_cards",
-        "lose_turn",
-        "name",
-        "pos",
-        "prison_turns",
-    )
+    __slots__ = PLAYER_FIELDS
 
     def __init__(self, index: int, name: str, cash: int) -> None:
         self.index = index
@@ -99,9 +105,10 @@ class Player:
 
     def snapshot(self) -> dict[str, Any]:
         """Every attribute as plain data."""
-        return {k: getattr(self, k) if k != "jail_cards" else [list(c) for c in self.jail_cards] for k in self.__slots__}
+        return {k: getattr(self, k) if k != "jail_cards" else [list(c) for c in self.jail_cards] for k in PLAYER_FIELDS}
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled, this is what lets copy.deepcopy copy it (figures.branch)
 @dataclass(slots=True)
 class TradeOffer:
     """A pending offer (L16): ``cash`` > 0 is paid by the proposer, < 0 by the receiver."""
@@ -116,6 +123,7 @@ class TradeOffer:
     take_cards: int = 0
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled, this is what lets copy.deepcopy copy it (figures.branch)
 @dataclass(slots=True)
 class Debt:
     """A payment that cash could not cover: the debtor must raise money (L19)."""
@@ -132,6 +140,7 @@ class Debt:
         return sum(amount for _, amount in self.payments)
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # compiled, this is what lets copy.deepcopy copy it (figures.branch)
 @dataclass(slots=True)
 class Auction:
     """An open ascending auction (C2): bidders take turns to bid or leave."""

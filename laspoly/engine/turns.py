@@ -10,11 +10,13 @@ from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.chance import ROLL, Outcome, OutcomeQueue, draw_node
 from laspoly.engine.events import BANK, POT
+from laspoly.engine.native import mypyc_attr
 from laspoly.engine.payments import Payments
 from laspoly.engine.state import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Continuation, Player
 from laspoly.errors import ChanceError
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # a layer of Game, which Python classes subclass
 class Turns(Payments):
     """A turn from its start to its end: the roll, the move and what the field does."""
 
@@ -92,7 +94,7 @@ class Turns(Payments):
             return [((deck, cards[0]), Fraction(1))] if cards else []
         return list(draw_node(deck, len(cards)).outcomes)
 
-    def push_outcome(self, outcome: Outcome) -> None:
+    def push_outcome(self, outcome: Outcome | Any) -> None:  # Any: bad input meets the check below, compiled too
         """Decide a coming chance event: dice ``(d1, d2)`` for the next roll, or ``(deck, card index)`` for the next draw from that deck.
 
         Pushed outcomes are played before the dice script and the seeded

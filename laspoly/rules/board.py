@@ -214,7 +214,8 @@ def _parse_field(p: _Problems, i: int, raw: Any) -> Field | None:
         to = raw.get("to", "bank")
         if to not in ("bank", "pot"):
             p.add(f"{where}.to", f"must be 'bank' or 'pot', not {to!r}")
-        kw["to"] = to
+        else:  # a field holds only values of its types, even on a board that the problems found will refuse
+            kw["to"] = to
     if kind == "card":
         deck = raw.get("deck")
         if not isinstance(deck, str):

@@ -1,0 +1,58 @@
+"""The optional compiled build (mypyc, ``make compiled``) and the pure-Python source play the same engine.
+
+``make test`` runs the engine, rules and bot tests twice: on the source as it is, and again with
+``PYTHONPATH=build/compiled`` and ``LASPOLY_EXPECT_COMPILED=1``.  These tests make sure each run tests the
+build it names, and pin what the compiled build needed the source to say explicitly.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import laspoly
+from laspoly.bots.basic import make_bot
+from laspoly.bots.runner import play_bot_turns
+from laspoly.engine import actions as A
+from laspoly.engine import events as E
+from laspoly.engine.game import Game
+
+SOURCE = Path(__file__).resolve().parents[1] / "laspoly"
+
+
+def test_each_run_tests_the_build_it_names() -> None:
+    assert laspoly.COMPILED is (os.environ.get("LASPOLY_EXPECT_COMPILED") == "1")
+
+
+def test_the_source_tree_holds_no_extension_module_that_would_shadow_its_source() -> None:
+    assert [str(p) for p in SOURCE.rglob("*") if p.suffix in (".so", ".pyd")] == []
+
+
+def test_the_action_and_event_tables_name_every_class_of_their_modules() -> None:
+    actions = {v for v in vars(A).values() if isinstance(v, type) and issubclass(v, A.Action) and v is not A.Action}
+    events = {v for v in vars(E).values() if isinstance(v, type) and issubclass(v, E.Event) and v is not E.Event}
+    assert set(A.ACTION_TYPES.values()) == actions and len(actions) == 19
+    assert set(E.EVENT_TYPES.values()) == events and set(E.TEMPLATES) == set(E.EVENT_TYPES)
+
+
+def test_a_branched_game_mid_play_copies_players_offers_debts_and_auctions() -> None:
+    """``figures.branch`` deep-copies a game (its board and rules shared), compiled or not."""
+    from laspoly.analysis.figures import branch
+
+    for preset in ("laspoly", "classic"):
+        game = Game(4, preset=preset, seed=7, max_rounds=60)
+        bots = [make_bot("dealer", seed=i) for i in range(4)]
+        for _ in range(8):
+            play_bot_turns(game, bots, max_actions=40)
+            twin = branch(game, 1)
+            for name in ("players", "owner", "level", "offers", "auction", "debt", "claims", "phase", "pot"):
+                assert twin.snapshot()[name] == game.snapshot()[name], name
+            assert twin.players[0] is not game.players[0] and twin.owner is not game.owner
+            play_bot_turns(twin, [make_bot("basic", seed=i) for i in range(4)], max_actions=40)
+
+
+def test_the_version_line_names_the_build(capsys) -> None:  # type: ignore[no-untyped-def]
+    from laspoly.cli import main
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("(compiled (mypyc))" if laspoly.COMPILED else "(pure Python)")
