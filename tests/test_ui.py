@@ -216,116 +216,76 @@ def test_the_play_tab_is_filled_in_steps_the_turns_controls_first_then_the_board
 
 
 class _Session:
-    """A served session as the page queue sees it: whether it is gone and how many browsers it has."""
+    """A served session as a page being built sees it: whether it is gone and how many browsers it has."""
 
     def __init__(self) -> None:
         self.destroyed = False
         self.connection_count = 1
 
 
-class _Doc:
-    """A served document whose next-tick callbacks wait in ``loop`` until the test runs them, as the event loop would."""
+class _Doc(Document):
+    """A served document: a session, and the pieces of its page held as one message each."""
 
-    def __init__(self, loop: list) -> None:  # type: ignore[type-arg]
-        self.loop = loop
-        self.session_context = type("Context", (), {"session": _Session()})()
+    def __init__(self) -> None:
+        super().__init__()
+        context = type("Context", (), {"session": _Session(), "request": type("Request", (), {"arguments": {}})()})()
+        self._session_context = lambda: context  # type: ignore[assignment]  # Bokeh keeps a weak reference
         self.held: list[str] = []
 
-    def add_next_tick_callback(self, callback) -> None:  # type: ignore[no-untyped-def]
-        self.loop.append(callback)
-
-    def hold(self, policy: str) -> None:
+    def hold(self, policy: str = "combine") -> None:  # type: ignore[override]
         self.held.append(policy)
 
     def unhold(self) -> None:
         self.held.append("unhold")
 
 
-class _Timers:
-    """``IOLoop.current()`` for the page queue: its stall timers, run by the test."""
-
-    def __init__(self) -> None:
-        self.timers: list = []  # type: ignore[type-arg]
-
-    def call_later(self, delay: float, callback) -> None:  # type: ignore[no-untyped-def]
-        self.timers.append(callback)
-
-
 @pytest.fixture
-def pieces(monkeypatch: pytest.MonkeyPatch) -> tuple[app.PagePieces, list, _Timers]:  # type: ignore[type-arg]
-    timers = _Timers()
-    monkeypatch.setattr(app.IOLoop, "current", staticmethod(lambda: timers))
-    return app.PagePieces(), [], timers
-
-
-def test_the_server_builds_one_page_piece_at_a_time_whoever_it_is_for_in_the_order_asked(pieces) -> None:  # type: ignore[no-untyped-def]
-    queue, loop, _ = pieces
-    ana, ben, built = _Doc(loop), _Doc(loop), []
-    for k in range(3):
-        queue.add(ana, lambda k=k: built.append(("ana", k)))
-    for k in range(2):
-        queue.add(ben, lambda k=k: built.append(("ben", k)))
-    assert len(loop) == 1 and len(queue) == 5  # a student's autoplay step waits for one piece at most
-    while loop:
-        loop.pop(0)()
-        assert len(loop) <= 1
-    assert built == [("ana", 0), ("ana", 1), ("ana", 2), ("ben", 0), ("ben", 1)] and len(queue) == 0
-    assert ana.held == ["combine", "unhold"] * 3  # each piece's changes reach the page as one message
-
-
-def test_a_page_closed_before_its_play_tab_arrived_gets_no_more_pieces_and_others_still_do(pieces) -> None:  # type: ignore[no-untyped-def]
-    queue, loop, _ = pieces
-    ana, ben, built = _Doc(loop), _Doc(loop), []
-    for name, doc in (("ana", ana), ("ben", ben)):
-        for k in range(2):
-            queue.add(doc, lambda name=name, k=k: built.append((name, k)))
-    loop.pop(0)()
-    ana.session_context.session.connection_count = 0  # Ana closed her tab
-    while loop:
-        loop.pop(0)()
-    assert built == [("ana", 0), ("ben", 0), ("ben", 1)]
-
-
-def test_a_piece_that_fails_or_never_starts_does_not_stop_the_other_pages(pieces, caplog) -> None:  # type: ignore[no-untyped-def]
-    queue, loop, timers = pieces
-    ana, ben, cy, built = _Doc(loop), _Doc(loop), _Doc(loop), []
-    queue.add(ana, lambda: 1 / 0)
-    queue.add(ben, lambda: built.append("ben"))
-    queue.add(cy, lambda: built.append("cy"))
-    loop.pop(0)()  # Ana's piece fails: logged, and the queue goes on
-    assert "building a page failed" in caplog.text and ana.held == ["combine", "unhold"]
-    loop.pop(0)  # Ben's session went away with his piece scheduled: it never runs
-    for timer in list(timers.timers):
-        timer()  # after PagePieces.STALL_S the queue gives up on it
-    loop.pop(0)()
-    assert built == ["cy"] and len(queue) == 0
-
-
-def test_a_served_page_asks_the_queue_for_its_play_tab_in_pieces_and_makes_its_controls_and_board_in_their_own(monkeypatch: pytest.MonkeyPatch) -> None:
+def served(monkeypatch: pytest.MonkeyPatch) -> tuple[list, list]:  # type: ignore[type-arg]
+    """Dashboards made as on a served page: the page's onload callbacks, and the next-tick callbacks, wait in lists."""
     loaded: list = []  # type: ignore[type-arg]
-    asked: list = []  # type: ignore[type-arg]
+    ticks: list = []  # type: ignore[type-arg]
     monkeypatch.setattr(app, "_serving", lambda: True)
     monkeypatch.setattr(pn.state, "onload", lambda callback, **_: loaded.append(callback))
     monkeypatch.setattr(pn.state, "on_session_destroyed", lambda callback: None)
-    monkeypatch.setattr(app.PAGE_PIECES, "add", lambda doc, piece: asked.append(piece))
+    monkeypatch.setattr(pn.state, "execute", lambda callback, schedule=False: ticks.append(callback))
+    return loaded, ticks
+
+
+def test_a_page_closed_before_its_play_tab_arrived_gets_no_more_pieces(served) -> None:  # type: ignore[no-untyped-def]
+    loaded, ticks = served
+    d = Dashboard(_model())
+    doc = _Doc()
+    with set_curdoc(doc):
+        loaded.pop()()  # the page has loaded: its first piece, the controls' widgets
+        doc.session_context.session.connection_count = 0  # the tab is closed
+        ticks.pop()()
+    assert not ticks and doc.held == ["combine", "unhold"] and "Setting out the board" in d._slots[0].objects[0].object
+
+
+def test_a_served_page_gets_its_play_tab_in_pieces_and_makes_its_controls_and_board_in_their_own(served) -> None:  # type: ignore[no-untyped-def]
+    loaded, ticks = served
     m = _model()
     d = Dashboard(m)
     assert d._board is None and d._controls is None  # the session's first moments on the server cannot be split
     m.selected_field, m.odds = 1, True  # chosen before the board is drawn: it starts from them
-    with set_curdoc(Document()):
-        (fill,) = loaded
-        fill()
-    assert len(asked) == 8 and "Setting out the board" in d._slots[0].objects[0].object
-    for k, piece in enumerate(asked):
-        assert (d._controls is None) == (k < 1) and (d._board is None) == (k <= 4)
-        piece()
-        if k == 1:  # the board's square is on the page from the start, so nothing beside it moves when it is drawn
-            board, _ = d._slots[0].objects[1].objects
-            assert not board.objects and board.styles["aspect-ratio"] == "1 / 1" and board.styles["width"].startswith("min(100%")
-        if k == 2:  # the turn's buttons, and a reserved block for the decisions that come and go
-            assert d.controls.roll in d._slots[0].select(pn.widgets.Button) and d.controls.buy not in d._slots[0].select(pn.widgets.Button)
-        if k == 4:  # the board's figure is made in a piece of its own, and drawn in the next
-            assert not d._slots[0].select(pn.pane.Bokeh)
+    doc = _Doc()
+    assert "Setting out the board" in d._slots[0].objects[0].object
+    asked = [loaded.pop()]
+    with set_curdoc(doc):
+        for k in range(8):  # each piece is its own turn of the event loop, and schedules the next
+            assert (d._controls is None) == (k < 1) and (d._board is None) == (k <= 4)
+            asked.pop()()
+            assert len(ticks) == (k < 7)
+            asked += ticks
+            ticks.clear()
+            if k == 1:  # the board's square is on the page from the start, so nothing beside it moves when it is drawn
+                board, _ = d._slots[0].objects[1].objects
+                assert not board.objects and board.styles["aspect-ratio"] == "1 / 1" and board.styles["width"].startswith("min(100%")
+            if k == 2:  # the turn's buttons, and a reserved block for the decisions that come and go
+                assert d.controls.roll in d._slots[0].select(pn.widgets.Button) and d.controls.buy not in d._slots[0].select(pn.widgets.Button)
+            if k == 4:  # the board's figure is made in a piece of its own, and drawn in the next
+                assert not d._slots[0].select(pn.pane.Bokeh)
+    assert doc.held == ["combine", "unhold"] * 8  # each piece's changes reach the page as one message
     assert d.controls.buy in d._slots[0].select(pn.widgets.Button)
     assert len(d._slots[0].objects) == 2 and d.board.figure in [p.object for p in d._slots[0].select(pn.pane.Bokeh)]
     assert d.board.cells.selected.indices == [1] and d.board.cells.data["fill"][7] != "#fdfdf6"

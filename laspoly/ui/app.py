@@ -7,10 +7,8 @@ browsers never share a game.
 
 from __future__ import annotations
 
-import collections
 import logging
 import os
-from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -18,7 +16,6 @@ import panel as pn
 import param
 from bokeh.models import TabPanel
 from panel.viewable import Viewer
-from tornado.ioloop import IOLoop
 
 from laspoly.classes import ClassData, find_class, open_class
 from laspoly.engine.game import Game
@@ -70,74 +67,6 @@ def _session_open(doc: Any) -> bool:
     context = doc.session_context
     session = getattr(context, "session", None)
     return session is None or (not session.destroyed and session.connection_count > 0)
-
-
-class PagePieces:
-    """The server's queue of page pieces to build: one piece per turn of the event loop, whichever session it is for.
-
-    Each session used to build its page in its own chain of next-tick
-    callbacks.  When a class arrives, the chains of several students are on
-    the event loop at once, and an autoplay step that falls due waits for a
-    piece of each of them.  One queue for the whole server keeps a single piece
-    on the loop: a step waits for one piece at most, and the pages still all
-    arrive, in the order they were asked for.  A piece runs under its own
-    document's lock (``add_next_tick_callback``); a page closed meanwhile gets
-    no more pieces.
-    """
-
-    #: Seconds after which a scheduled piece that has not started (its session went away) no longer holds the queue.
-    STALL_S = 10.0
-
-    def __init__(self) -> None:
-        self._queue: collections.deque[tuple[Any, Callable[[], None]]] = collections.deque()
-        self._running = 0  # the number of the piece on the loop; 0 when none is
-        self._count = 0
-
-    def __len__(self) -> int:
-        return len(self._queue) + (1 if self._running else 0)
-
-    def add(self, doc: Any, piece: Callable[[], None]) -> None:
-        """Build ``piece`` of ``doc``'s page when the pieces asked for before it are built."""
-        self._queue.append((doc, piece))
-        if not self._running:
-            self._next()
-
-    def _next(self) -> None:
-        self._running = 0
-        while self._queue:
-            doc, piece = self._queue.popleft()
-            if not _session_open(doc):
-                continue
-            self._count += 1
-            number = self._running = self._count
-            doc.add_next_tick_callback(lambda doc=doc, piece=piece, number=number: self._run(doc, piece, number))
-            IOLoop.current().call_later(self.STALL_S, lambda number=number: self._stalled(number))
-            return
-
-    def _run(self, doc: Any, piece: Callable[[], None], number: int) -> None:
-        if number != self._running:  # given up on as stalled; the queue has moved on
-            return
-        try:
-            if _session_open(doc):
-                # Bokeh sends the piece's changes as one message when it ends; it copes with a page closed meanwhile
-                # (a warning), where Panel's own write queue would log an unretrieved WebSocketClosedError.
-                doc.hold("combine")
-                try:
-                    piece()
-                finally:
-                    doc.unhold()
-        except Exception:  # one page failing to build must not stop the others
-            logging.getLogger("laspoly.ui").exception("building a page failed")
-        finally:
-            self._next()
-
-    def _stalled(self, number: int) -> None:
-        if number == self._running:
-            self._next()
-
-
-#: The one queue of page pieces of this server process.
-PAGE_PIECES = PagePieces()
 
 
 class Dashboard(Viewer):
@@ -236,17 +165,15 @@ class Dashboard(Viewer):
     teacher = property(lambda self: self._view("teacher"), doc="The For teachers tab's view (a DemonstrationsView).")
 
     def _fill_play(self) -> None:
-        """Put the Play tab on the page in pieces; on a served page each piece waits its turn in :data:`PAGE_PIECES`.
+        """Put the Play tab on the page in pieces; on a served page each piece is its own turn of the server's event loop.
 
         Building a page's Bokeh models and sending them takes the one event loop
         a few hundred milliseconds, during which every other session's autoplay
-        waits.  In pieces (whose turn it is and the player cards, the turn's
-        controls, the board, the other controls, the property card and log),
+        waits.  In pieces (the controls' widgets, whose turn it is and the player
+        cards, the turn's controls, the decisions that come and go, the board's
+        figure, the board drawn, the other controls, the property card and log),
         other sessions' steps run in between.  The board's square is kept from
         the first piece, so the buttons beside it do not move when it arrives.
-        Since the server builds one
-        piece at a time whoever it is for, a class arriving at once delays each
-        autoplay step by one piece at most, not one piece per arriving student.
         """
         side = pn.Column(sizing_mode="stretch_width", styles=SIDE_STYLES)
         board = pn.Column(styles=BOARD_STYLES, stylesheets=[BOARD_UPRIGHT_CSS])  # the board's place, kept from the start
@@ -266,8 +193,21 @@ class Dashboard(Viewer):
             for piece in pieces:
                 piece()
             return
-        for piece in pieces:
-            PAGE_PIECES.add(doc, piece)
+
+        def run(index: int = 0) -> None:
+            if not _session_open(doc):  # closed or reloaded before it was built: nothing to send the rest to
+                return
+            # Bokeh sends each piece's changes itself, when the piece ends; it copes with a page closed meanwhile
+            # (a warning), where Panel's own write queue would log an unretrieved WebSocketClosedError.
+            doc.hold("combine")
+            try:
+                pieces[index]()
+            finally:
+                doc.unhold()
+            if index + 1 < len(pieces):
+                pn.state.execute(lambda: run(index + 1), schedule=True)
+
+        run()
 
     @property
     def controls(self) -> ControlsView:
