@@ -100,14 +100,13 @@ _collector_tuned = [False]
 def tune_collector() -> None:
     """Keep the garbage collector's full passes from stalling every game on the server while a class arrives (once).
 
-    Each new page makes some 15,000 Python objects that live as long as the
-    page.  Python runs a full collection whenever the long-lived objects have
-    grown by a quarter (and ten middle-generation passes have run); while
-    thirty students open the dashboard that happened about six times, each a
-    pause of the one event loop of up to 0.7 s, longer as the heap grows.  The
-    objects made at start-up (the imported libraries) are frozen, so no pass
-    walks them again, and full passes wait for ten times as many middle
-    passes: about one for every thirty pages opened.  Closed pages' cycles are
+    Each new page makes many Python objects that live as long as the page.
+    Python runs a full collection, which walks every one of them while the one
+    event loop waits, whenever the long-lived objects have grown by a quarter
+    (and ten middle-generation passes have run), so a class opening the
+    dashboard set off several.  The objects made at start-up (the imported
+    libraries) are frozen, so no pass walks them again, and full passes wait
+    for ten times as many middle passes.  Closed pages' cycles are
     still collected, a little later.  It is called before the first page is
     built (by ``laspoly serve``, and by ``apps/laspoly_app.py`` the first time
     ``panel serve`` runs it); later calls do nothing, so that a page's own

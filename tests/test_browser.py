@@ -48,11 +48,10 @@ def _input(page: Page, label: str, nth: int = 0):  # type: ignore[no-untyped-def
 
 
 def _open(page: Page, url: str, whole: bool = True) -> None:
-    """Open the dashboard; with ``whole``, wait for the last of the Play tab's steps (the log) too.
+    """Open the dashboard; with ``whole``, wait for the last of the Play tab's pieces (the log) too.
 
-    The turn's buttons arrive first and the board arrives beside them a moment later, moving them: a
-    click in between can land where the button was.  ``whole=False`` stops at the buttons, for tests
-    of pages closed while the rest is still on its way.
+    The turn's buttons arrive first and the rest of the tab in later pieces.  ``whole=False`` stops at
+    the buttons, for tests of pages closed while the rest is still on its way.
     """
     page.goto(url, timeout=60_000)
     expect(_button(page, "Roll")).to_be_visible(timeout=60_000)
