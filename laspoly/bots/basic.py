@@ -127,7 +127,11 @@ class BasicBot(Bot):
             if game.fields is not self._fields_seen:  # the board's properties, found once per board
                 self._fields_seen = game.fields
                 self._properties = tuple(f.index for f in game.fields if f.is_property)
-            return -1 in map(game.owner.__getitem__, self._properties)
+            owner = game.owner
+            for i in self._properties:  # a plain loop: the compiled build runs it natively, map() generically
+                if owner[i] < 0:
+                    return True
+            return False
         return self.jail == "leave"
 
     def _travel(self, game: Observation, me: int) -> A.Action:
@@ -178,14 +182,18 @@ class BasicBot(Bot):
         budget = game.players[me].cash - self.reserve
         mortgaged = game.mortgaged
         for streets in self._complete_groups(game, me):
-            if True in map(mortgaged.__getitem__, streets):
-                j = next(j for j in streets if mortgaged[j])
-                if game.repay_price(j) < budget:
-                    return A.Repay(me, j)
+            held = -1  # the group's first mortgaged street
+            for j in streets:
+                if mortgaged[j]:
+                    held = j
+                    break
+            if held >= 0:
+                if game.repay_price(held) < budget:
+                    return A.Repay(me, held)
                 continue
             pick = self._candidate(game, streets)
-            if pick is not None and game.build_cost(*pick) < budget:  # the action is built only once it is affordable
-                action = A.Build(me, *pick)
+            if pick is not None and game.build_cost(pick[0], pick[1]) < budget:  # built only once it is affordable
+                action = A.Build(me, pick[0], pick[1])
                 if game.why_illegal(action) is None:
                     return action
         return None
@@ -209,10 +217,12 @@ class BasicBot(Bot):
                 if not factory[j] and not level[j] and game.fields[j].factory_price:
                     return j, "factory"
             return None
-        free = [j for j in streets if not factory[j]] if True in map(factory.__getitem__, streets) else streets
-        if not free:
+        j = -1  # the least built street without a factory, the first of equals
+        for k in streets:
+            if not factory[k] and (j < 0 or level[k] < level[j]):
+                j = k
+        if j < 0:
             return None
-        j = min(free, key=level.__getitem__)
         if level[j] < game.rules.max_houses:
             return j, "house"
         if level[j] == game.rules.max_houses and game.rules.hotels:
