@@ -56,3 +56,61 @@ def test_the_version_line_names_the_build(capsys) -> None:  # type: ignore[no-un
 
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.rstrip().endswith("(compiled (mypyc))" if laspoly.COMPILED else "(pure Python)")
+
+
+def test_every_event_takes_its_fields_in_order_whether_its_init_is_written_or_generated() -> None:
+    """The events made on most turns write their ``__init__`` out (a compiled dataclass's own runs interpreted).
+
+    Each must still take exactly its dataclass fields, in order, with their defaults, and compare and
+    print as a dataclass does, so that save files, digests and sentences see no difference.
+    """
+    import dataclasses
+
+    written = [cls for cls in E.EVENT_TYPES.values() if "__init__" in vars(cls) and not dataclasses.fields(cls) == ()]
+    assert {cls.__name__ for cls in written} >= {"TurnStarted", "Rolled", "Moved", "Paid", "CardDrawn"}
+    for cls in E.EVENT_TYPES.values():
+        names = [f.name for f in dataclasses.fields(cls)]
+        values: list[int | str] = [f"v{k}" if f.type in ("str", str) else 10 + k for k, f in enumerate(dataclasses.fields(cls))]
+        event = cls(*values)
+        assert [getattr(event, n) for n in names] == values, cls.__name__
+        assert event == cls(*values) and event != cls(*[v + "x" if isinstance(v, str) else v + 1 for v in values])
+        assert repr(event) == f"{cls.__name__}(" + ", ".join(f"{n}={v!r}" for n, v in zip(names, values, strict=True)) + ")"
+        assert event.as_dict() == {"type": cls.__name__, **dict(zip(names, values, strict=True))}
+    assert E.Paid(0, 1, 50, "tax").field == -1  # the one default
+
+
+def test_bots_batch_the_young_garbage_collections_while_they_play_and_put_the_threshold_back() -> None:
+    import gc
+    import threading
+
+    from laspoly.bots.runner import BATCHED_YOUNG_COLLECTIONS, young_collections_batched
+
+    before = gc.get_threshold()
+    seen: list[int] = []
+
+    class Watching(type(make_bot("basic"))):  # type: ignore[misc]
+        def choose(self, game):  # type: ignore[no-untyped-def]
+            seen.append(gc.get_threshold()[0])
+            return super().choose(game)
+
+    play_bot_turns(Game(2, preset="standard", seed=3, max_rounds=5), [Watching(), Watching()])
+    assert seen and set(seen) == {BATCHED_YOUNG_COLLECTIONS}
+    assert gc.get_threshold() == before
+
+    # loops in several threads (the dashboard's lab): the threshold comes back only when the last one ends
+    inside, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with young_collections_batched():
+            inside.set()
+            release.wait(10)
+
+    worker = threading.Thread(target=hold)
+    worker.start()
+    inside.wait(10)
+    with young_collections_batched():
+        pass
+    assert gc.get_threshold()[0] == BATCHED_YOUNG_COLLECTIONS
+    release.set()
+    worker.join(10)
+    assert gc.get_threshold() == before

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import MISSING, dataclass, fields
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from laspoly.engine.state import MAX_PLAYERS
 from laspoly.errors import SaveFileError
@@ -166,14 +166,15 @@ ACTION_TYPES: dict[str, type[Action]] = {cls.__name__: cls for cls in (
 
 # The actions that name nothing but their player, one value per seat (``ROLL[2]`` is ``Roll(2)``).  Actions are
 # immutable, so bots and the runner hand out these values instead of building a new one for every decision.
-ROLL = tuple(Roll(i) for i in range(MAX_PLAYERS))
-END_TURN = tuple(EndTurn(i) for i in range(MAX_PLAYERS))
-BUY = tuple(Buy(i) for i in range(MAX_PLAYERS))
-DECLINE_BUY = tuple(DeclineBuy(i) for i in range(MAX_PLAYERS))
-STAY_PUT = tuple(StayPut(i) for i in range(MAX_PLAYERS))
-PAY_FINE = tuple(PayFine(i) for i in range(MAX_PLAYERS))
-USE_JAIL_CARD = tuple(UseJailCard(i) for i in range(MAX_PLAYERS))
-PASS_AUCTION = tuple(PassAuction(i) for i in range(MAX_PLAYERS))
+# Final: the compiled build reads each from a C static, not from the module's dict.
+ROLL: Final[tuple[Roll, ...]] = tuple(Roll(i) for i in range(MAX_PLAYERS))
+END_TURN: Final[tuple[EndTurn, ...]] = tuple(EndTurn(i) for i in range(MAX_PLAYERS))
+BUY: Final[tuple[Buy, ...]] = tuple(Buy(i) for i in range(MAX_PLAYERS))
+DECLINE_BUY: Final[tuple[DeclineBuy, ...]] = tuple(DeclineBuy(i) for i in range(MAX_PLAYERS))
+STAY_PUT: Final[tuple[StayPut, ...]] = tuple(StayPut(i) for i in range(MAX_PLAYERS))
+PAY_FINE: Final[tuple[PayFine, ...]] = tuple(PayFine(i) for i in range(MAX_PLAYERS))
+USE_JAIL_CARD: Final[tuple[UseJailCard, ...]] = tuple(UseJailCard(i) for i in range(MAX_PLAYERS))
+PASS_AUCTION: Final[tuple[PassAuction, ...]] = tuple(PassAuction(i) for i in range(MAX_PLAYERS))
 
 ActionT = TypeVar("ActionT", bound=Action)
 OwnerT = TypeVar("OwnerT")

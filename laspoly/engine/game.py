@@ -33,6 +33,7 @@ from typing import Any
 
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
+from laspoly.engine.actions import EndTurn, Roll  # named directly: the compiled build then checks a type natively
 from laspoly.engine.chance import Chance, parse_dice_script
 from laspoly.engine.events import BANK
 from laspoly.engine.native import mypyc_attr
@@ -176,7 +177,14 @@ class Game(Turns):
         """Play an action already known to be legal (the fast path; no checks)."""
         if self.keep_history:
             self.history.append(action)
-        _HANDLERS[type(action)](self, action)
+        # the two actions of nearly every turn are called directly, the rest through the table: the compiled
+        # build calls a method it knows natively, and one found in a table through Python's generic call
+        if type(action) is Roll:
+            self._do_roll(action)
+        elif type(action) is EndTurn:
+            self._do_end_turn(action)
+        else:
+            _HANDLERS[type(action)](self, action)
 
     # -- decisions
 

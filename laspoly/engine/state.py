@@ -8,7 +8,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Final, Literal
 
 from laspoly.engine.native import mypyc_attr
 from laspoly.errors import SetupError
@@ -25,7 +25,13 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-TURN, BUY, TRAVEL, AUCTION, DEBT, OVER = Phase
+# Final: the compiled build reads each from a C static, not from the module's dict, in every decision
+TURN: Final[Phase] = Phase.TURN
+BUY: Final[Phase] = Phase.BUY
+TRAVEL: Final[Phase] = Phase.TRAVEL
+AUCTION: Final[Phase] = Phase.AUCTION
+DEBT: Final[Phase] = Phase.DEBT
+OVER: Final[Phase] = Phase.OVER
 #: How a payment the rules imposed carries on once it is paid: a debt (L19) keeps one of these tags.
 Continuation = Literal["after_landing", "end_move", "prison_move", "collect_next", "resume"]
 #: What follows an auction (C2, C8): the landing's aftermath, the next turn, or the suspended phase.
