@@ -33,3 +33,11 @@ def test_the_engine_benchmark_runs_a_repeat_on_the_build_it_names(monkeypatch: p
     args = argparse.Namespace(games=2, max_rounds=30, bot="basic")
     result = bench.one_repeat("pure", "standard", args)
     assert result["build"] == "pure" and result["turns"] > 0 and result["seconds"] > 0
+
+
+@pytest.mark.parametrize("workload", ["simulate standard", "lab laspoly", "soak"])
+def test_the_runs_benchmark_times_a_batch_of_each_workload(workload: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    bench = importlib.import_module("bench_runs")
+    result = bench.child(workload, 2)
+    assert result["count"] > 0 and result["seconds"] > 0 and result["build"] in ("pure", "compiled")

@@ -31,6 +31,8 @@ from laspoly.rules.board import Board
 from laspoly.rules.options import RuleOptions
 
 _LANDINGS: dict[tuple[int, RuleOptions], tuple[Board, tuple[float, ...]]] = {}
+#: The board, rules and landings asked for last, found by identity (hashing the rules is a cost per question).
+_LAST_LANDINGS: list[tuple[Board, RuleOptions, tuple[float, ...]]] = []
 #: Each appraiser's rates of the position it last priced: (what they depend on, the owner list, the rates).
 _NOW: dict[Appraiser, tuple[tuple[int | bool, ...], list[int], list[float]]] = {}
 #: Each appraiser's priced holdings of trades in the game it last priced (by its owner list), while that game lasts.
@@ -40,9 +42,13 @@ MEMO_SIZE = 20_000
 
 def landings_per_turn(board: Board, rules: RuleOptions) -> tuple[float, ...]:
     """Expected landings on each field per player-turn, from the exact chain (walked once per board and rules)."""
+    for last in _LAST_LANDINGS:  # at most one, read whole: the same board and rules again need no hashing of the rules
+        if last[0] is board and last[1] is rules:
+            return last[2]
     key = (id(board), rules)
     hit = _LANDINGS.get(key)
     if hit is not None and hit[0] is board:
+        _LAST_LANDINGS[:] = [(board, rules, hit[1])]
         return hit[1]
     # numpy comes with the chain: loaded only when a bot first weighs a trade (and kept out of the bots' strict typing)
     markov = importlib.import_module("laspoly.analysis.markov")
@@ -51,6 +57,7 @@ def landings_per_turn(board: Board, rules: RuleOptions) -> tuple[float, ...]:
     if len(_LANDINGS) >= 16:
         _LANDINGS.clear()
     _LANDINGS[key] = (board, land)
+    _LAST_LANDINGS[:] = [(board, rules, land)]
     return land
 
 
@@ -68,6 +75,16 @@ class Appraiser:
     houses: int = 3
     closeness: float = 0.3
     reserve: int = 150
+
+    # The generated hash and equality, written out: the compiled build runs a dataclass's own as interpreted
+    # Python, and both are asked on every priced trade (appraisers key the memos; equal ones share them).
+    def __hash__(self) -> int:
+        return hash((self.horizon, self.houses, self.closeness, self.reserve))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Appraiser):
+            return NotImplemented
+        return (self.horizon, self.houses, self.closeness, self.reserve) == (other.horizon, other.houses, other.closeness, other.reserve)
 
     def worth(self, game: Observation, player: int, owner: Sequence[int] | None = None,
               cash: Sequence[int] | None = None) -> float:
@@ -171,7 +188,7 @@ class Appraiser:
         if not f.rents or game.factory[j]:
             return 0.0
         base = f.rents[0]
-        target = min(self.houses, rules.max_houses, len(f.rents) - 1)
+        target = min(min(self.houses, rules.max_houses), len(f.rents) - 1)  # two-argument mins compile natively
         built = f.rents[min(game.level[j], len(f.rents) - 1)] if game.level[j] and owner[j] == game.owner[j] else 0
         potential = f.rents[target] if target else base
         mine = sum(1 for k in group if owner[k] == owner[j])
