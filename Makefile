@@ -146,11 +146,13 @@ lessons: $(VENV)/.lab-installed
 	  --output-dir docs/lessons notebooks/*.ipynb
 	@echo "The lessons are in docs/lessons/ (open the .html files in a browser)"
 
-## bench: speed figures (median of repeated runs); the engine's on both builds when gcc can build the compiled one
+## bench: speed figures (median of repeated runs); the engine's and the long runs' (simulate, tournament, soak,
+##        lab) on both builds when gcc can build the compiled one
 bench: $(VENV)/.test-installed chromium
 	if command -v gcc >/dev/null 2>&1 && $(MAKE) --no-print-directory compiled; then \
-	  $(BIN)/python benchmarks/bench_engine.py --builds pure,compiled; \
-	else $(BIN)/python benchmarks/bench_engine.py; fi
+	  $(BIN)/python benchmarks/bench_engine.py --builds pure,compiled && \
+	  $(BIN)/python benchmarks/bench_runs.py --builds pure,compiled; \
+	else $(BIN)/python benchmarks/bench_engine.py && $(BIN)/python benchmarks/bench_runs.py --builds pure; fi
 	$(BIN)/python benchmarks/bench_analysis.py
 	$(BIN)/python benchmarks/bench_dashboard.py
 
