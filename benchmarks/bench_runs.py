@@ -10,8 +10,9 @@ Each is timed as its own entry point runs it, in one process (CPU time, ``time.p
 * ``lab``: the dashboard's lab, which plays ``play_many`` in a worker thread with the lab's default bots.
 
 Each repeat runs every workload once per build in a fresh process, the builds alternating from repeat
-to repeat, so that other work on a shared machine weighs on both alike; a warm-up batch first pays for
-the exact chain the trading bots price with. The compiled build is the one ``make compiled`` builds.
+to repeat, so that other work on a shared machine weighs on both alike. Each process first walks the exact
+chain of every preset, which the trading bots price with (once per process, a fraction of a second each),
+and plays a warm-up batch. The compiled build is the one ``make compiled`` builds.
 
     python benchmarks/bench_runs.py [--games 150] [--repeats 5] [--builds pure,compiled]
 """
@@ -60,9 +61,14 @@ def workload(name: str) -> Callable[[int], int]:
 def child(name: str, games: int) -> dict[str, Any]:
     """One timed batch of a workload in this process, after a warm-up batch."""
     import laspoly
+    from laspoly import preset_names
+    from laspoly.bots.valuation import landings_per_turn
+    from laspoly.rules.presets import load_preset
 
     run = workload(name)
-    run(max(1, games // 10))  # warm-up: imports and the exact chain the trading bots price with
+    for preset in map(load_preset, preset_names()):  # the exact chains the trading bots price with, once per process
+        landings_per_turn(preset.board, preset.rules)
+    run(max(1, games // 10))  # warm-up: imports and first calls
     start = time.process_time()
     count = run(games)
     return {"count": count, "seconds": time.process_time() - start, "build": build_key(laspoly.COMPILED)}

@@ -69,15 +69,15 @@ class Legality(Wording):
         out: list[A.Action]
         if ph == AUCTION:
             assert self.auction is not None
-            return [A.PlaceBid(p, self.auction.high + 1), A.PassAuction(p)]
+            return [A.PlaceBid(p, self.auction.high + 1), A.PASS_AUCTION[p]]
         if ph == TURN:
-            out = [A.Roll(p), A.EndTurn(p), A.PayFine(p), A.UseJailCard(p)]
+            out = [A.ROLL[p], A.END_TURN[p], A.PAY_FINE[p], A.USE_JAIL_CARD[p]]  # the shared per-seat values
             out += [A.AcceptTrade(p, o.id) for o in self.offers.values() if o.receiver == p]
             out += [A.DeclineTrade(p, o.id) for o in self.offers.values() if o.receiver == p]
         elif ph == BUY:
-            out = [A.Buy(p), A.DeclineBuy(p)]
+            out = [A.BUY[p], A.DECLINE_BUY[p]]
         elif ph == TRAVEL:
-            out = [A.Travel(p, s) for s in self.stations] + [A.StayPut(p)]
+            out = [A.Travel(p, s) for s in self.stations] + [A.STAY_PUT[p]]
         else:
             out = []
         for i in self.owned_by(p):
