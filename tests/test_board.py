@@ -28,6 +28,7 @@ from laspoly.ui.board import (
     centre_data,
     dice_pips,
     last_move,
+    mortgage_data,
     move_marks,
     this_turn_card,
     token_data,
@@ -138,8 +139,10 @@ def test_a_mortgaged_field_is_hatched_and_marked_in_the_games_language() -> None
     (i,) = give(m.game, ANA, "Glitter Gulch")
     mortgage(m.game, i)
     data = board_data(m)
-    assert data["hatch"][i] == "/" and data["mortgage_alpha"][i] == 1.0 and data["mortgaged"][i] == "mortgaged"
-    assert data["hatch"][1] == " " and data["mortgage_alpha"][1] == 0.0 and data["mortgaged"][1] == ""
+    assert data["mortgage_alpha"][i] == 1.0 and data["mortgaged"][i] == "mortgaged"
+    assert data["mortgage_alpha"][1] == 0.0 and data["mortgaged"][1] == ""
+    hatched = mortgage_data(m)  # the hatching: its own layer and source, one square per mortgaged field
+    assert hatched == {"field": [i], "x": [data["x"][i]], "y": [data["y"][i]]}
     assert data["owner_alpha"][i] == 1.0  # the owner stays visible
     m.lang = "es"
     assert board_data(m)["mortgaged"][i] == "hipotecada"

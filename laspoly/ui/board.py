@@ -252,7 +252,7 @@ def board_data(model: GameModel, heat: list[float] | None = None,
     nobody = ("", "#ffffff", "circle", "", "#000000")
     dynamic: dict[str, list[Any]] = {k: [] for k in (
         "price_alpha", "owner", "owner_color", "owner_alpha", "owner_marker", "owner_label", "owner_text", "houses",
-        "hotel", "factory", "buildings", "mortgaged", "mortgage_alpha", "mortgage_fill", "hatch", "last_move",
+        "hotel", "factory", "buildings", "mortgaged", "mortgage_alpha", "last_move",
         "from_alpha", "to_alpha", "fill", "tip")}
     top = g.hotel_level
     for i, price in enumerate(cols["price"]):
@@ -268,7 +268,6 @@ def board_data(model: GameModel, heat: list[float] | None = None,
                      ("owner_text", text), ("houses", lvl if lvl < top else 0), ("hotel", lvl == top),
                      ("factory", bool(g.factory[i])), ("buildings", buildings),
                      ("mortgaged", mortgaged_word if mortgaged else ""), ("mortgage_alpha", 1.0 if mortgaged else 0.0),
-                     ("mortgage_fill", 0.45 if mortgaged else 0.0), ("hatch", "/" if mortgaged else " "),
                      ("last_move", mark), ("from_alpha", 1.0 if mark == "from" else 0.0),
                      ("to_alpha", 1.0 if mark == "to" else 0.0),
                      ("fill", odds[0][i] if odds is not None else _heat_color(heat[i]) if heat is not None else "#fdfdf6"),
@@ -277,6 +276,19 @@ def board_data(model: GameModel, heat: list[float] | None = None,
             dynamic[k].append(v)
     cols.update(dynamic)
     return cols
+
+
+def mortgage_data(model: GameModel) -> dict[str, list[Any]]:
+    """The hatched squares over mortgaged fields: one row per mortgaged field (none in most games for a while).
+
+    The hatching is a layer of its own, fed by its own source.  A browser makes a pattern canvas for every
+    row of a hatched layer each time that layer's source changes; sharing the cells' source, which changes
+    on almost every step, that was most of the page's work during autoplay.
+    """
+    g = model.game
+    fixed = _fixed_columns(g, model.lang)
+    rows = [i for i, m in enumerate(g.mortgaged) if m]
+    return {"field": rows, "x": [fixed["x"][i] for i in rows], "y": [fixed["y"][i] for i in rows]}
 
 
 def _short_name(name: str, width: int = 7) -> str:
@@ -498,6 +510,7 @@ class BoardFigure:
         self.model = model
         self.cells = ColumnDataSource(board_data(model))
         self.buildings = ColumnDataSource(buildings_data(model))
+        self.mortgages = ColumnDataSource(mortgage_data(model))
         self.tokens = ColumnDataSource(token_data(model))
         centre = centre_data(model)
         self.centre = {k: ColumnDataSource(v) for k, v in centre.items()}
@@ -536,9 +549,9 @@ class BoardFigure:
                               selection_glyph=Rect(x="x", y="y", width=1, height=1, fill_color="#ffe680",
                                                    line_color="#555555", line_width=2))
         fig.renderers.append(cells)
-        layer(fig, src, Rect(x="x", y="y", width=1, height=1, fill_color="#bdbdbd", fill_alpha="mortgage_fill", line_alpha=0,
-                             hatch_pattern="hatch", hatch_color="#8a8a8a", hatch_alpha="mortgage_fill", hatch_scale=10,
-                             hatch_weight=1.2))
+        layer(fig, self.mortgages, Rect(x="x", y="y", width=1, height=1, fill_color="#bdbdbd", fill_alpha=0.45, line_alpha=0,
+                                        hatch_pattern="/", hatch_color="#8a8a8a", hatch_alpha=0.45, hatch_scale=10,
+                                        hatch_weight=1.2))
         layer(fig, src, Rect(x="x", y="band_y", width=1, height=BAND_H, fill_color="band", fill_alpha="band_alpha",
                              line_color="#555555", line_alpha="band_alpha"))
         self._scale(layer(fig, src, Text(x="x", y="label_y", text="label", text_align="center", text_baseline="middle",
@@ -592,6 +605,7 @@ class BoardFigure:
         """Redraw from the model (cells, buildings, tokens, the middle), sending only what changed."""
         _update(self.cells, board_data(self.model, heat, odds))
         _update(self.buildings, buildings_data(self.model))
+        _update(self.mortgages, mortgage_data(self.model))
         _update(self.tokens, token_data(self.model))
         for key, data in centre_data(self.model).items():
             _update(self.centre[key], data)
