@@ -125,7 +125,7 @@ lint: $(VENV)/.test-installed
 ##       (the compiled one when gcc can build it; kept out of make test)
 soak: $(VENV)/.test-installed
 	$(BIN)/python tools/pin_game_digests.py --check
-	if command -v gcc >/dev/null 2>&1 && $(MAKE) --no-print-directory compiled; then \
+	if $(HAVE_COMPILER) && $(MAKE) --no-print-directory compiled; then \
 	  PYTHONPATH=build/compiled $(BIN)/python tools/pin_game_digests.py --check; fi
 	$(BIN)/laspoly soak --games 100000 --workers 2
 
@@ -149,7 +149,7 @@ lessons: $(VENV)/.lab-installed
 ## bench: speed figures (median of repeated runs); the engine's and the long runs' (simulate, tournament, soak,
 ##        lab) on both builds when gcc can build the compiled one
 bench: $(VENV)/.test-installed chromium
-	if command -v gcc >/dev/null 2>&1 && $(MAKE) --no-print-directory compiled; then \
+	if $(HAVE_COMPILER) && $(MAKE) --no-print-directory compiled; then \
 	  $(BIN)/python benchmarks/bench_engine.py --builds pure,compiled && \
 	  $(BIN)/python benchmarks/bench_runs.py --builds pure,compiled; \
 	else $(BIN)/python benchmarks/bench_engine.py && $(BIN)/python benchmarks/bench_runs.py --builds pure; fi

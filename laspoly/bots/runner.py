@@ -26,7 +26,7 @@ def young_collections_batched() -> Iterator[None]:
     """Let the garbage collector look at young objects every 10,000 allocations instead of 700, while bots play.
 
     A game makes tens of thousands of small objects (its events, above all) that form no cycles. With
-    Python's default, collections took about a fifth of the compiled build's time: each young pass moves
+    Python's default, collections took a large share of the compiled build's time: each young pass moves
     the events the log keeps into the older generations, and the full passes that follow walk them all
     again. Batching the young passes makes those rarer; a few thousand more short-lived objects wait a
     little longer for their pass. The threshold is put back when the last loop ends (loops may run in

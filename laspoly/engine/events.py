@@ -31,7 +31,7 @@ class Event:
 
     The events a game makes on most turns write their ``__init__`` out (``init=False``).  In the compiled
     build a dataclass's generated ``__init__`` runs as interpreted Python, looked up by name on every event,
-    about six times the cost of a written one; in the pure-Python build the two cost the same.
+    several times the cost of a written one; in the pure-Python build the two cost the same.
     """
 
     def text(self, namer: Namer, lang: str = "en") -> str:

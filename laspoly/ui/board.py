@@ -283,7 +283,7 @@ def mortgage_data(model: GameModel) -> dict[str, list[Any]]:
 
     The hatching is a layer of its own, fed by its own source.  A browser makes a pattern canvas for every
     row of a hatched layer each time that layer's source changes; sharing the cells' source, which changes
-    on almost every step, that was most of the page's work during autoplay.
+    on almost every step, it kept a page from keeping up with autoplay.
     """
     g = model.game
     fixed = _fixed_columns(g, model.lang)
