@@ -10,7 +10,7 @@ WORKERS ?= 2
 #: what `make test` runs a second time against the compiled build: each ruling's scenario tests, the rules the
 #: engine checks on every action, save files, positions, chance, bots, the builds' own checks, and every fifth
 #: of the 800 pinned games (`make soak` replays all 800 on both builds)
-COMPILED_TESTS := tests/test_compiled_build.py tests/test_rules_laspoly.py tests/test_rules_classic.py \
+COMPILED_TESTS := tests/test_compiled_build.py tests/test_invariants.py tests/test_rules_laspoly.py tests/test_rules_classic.py \
           tests/test_rules_sculptprice.py tests/test_conformance.py tests/test_observation.py tests/test_positions.py \
           tests/test_chance.py tests/test_record.py tests/test_hostile_files.py tests/test_bots.py tests/test_trading.py \
           tests/test_digests.py

@@ -208,3 +208,19 @@ def test_trade_outcomes_replay_the_simulated_games_and_name_who_completed_a_grou
     assert all(o.trades > 0 for o in outcomes) and any(o.won_by_trade for o in outcomes)
     for o in outcomes:
         assert o.won_by_trade == (o.winner in o.completed_by_trade)
+
+
+def test_a_trading_bot_prices_its_offer_with_the_gain_the_appraiser_gives_it() -> None:
+    """The bot prices a trade's fields once per side and adds each sum of cash, as :meth:`Appraiser.gain` does."""
+    g = _fremont_and_gulch_split()
+    seen, bot = g.observe(), make_bot("dealer")
+    assert isinstance(bot, TradingBot)
+    priced = bot._priced(seen, ANA, BEN, (), (3,))
+    assert priced is not None
+    offer, gain = priced
+    appraiser = bot.appraiser
+    assert gain == appraiser.gain(seen, ANA, ANA, BEN, (), (3,), offer.cash) > 0
+    for who in (ANA, BEN, CY):
+        for cash in (0, offer.cash, -30):
+            parts = appraiser.cash_gain(seen, who, ANA, BEN, cash) + appraiser.holdings_gain(seen, who, ANA, BEN, (), (3,))
+            assert appraiser.gain(seen, who, ANA, BEN, [], [3], cash) == parts

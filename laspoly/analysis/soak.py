@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from laspoly.analysis.simulate import game_seed
 from laspoly.bots.basic import make_bot
-from laspoly.bots.runner import play_bot_turns
+from laspoly.bots.runner import play_bot_turns, young_collections_batched
 from laspoly.engine.game import Player
 from laspoly.engine.invariants import CheckedGame, problems
 from laspoly.rules.presets import preset_names
@@ -77,30 +77,34 @@ def soak_games(indices: Sequence[int], seed: int, fault: str | None = None) -> S
     report = SoakReport()
     presets = preset_names()
     cls = FAULTS[fault] if fault else CheckedGame
-    for i in indices:
-        preset = presets[i % len(presets)]
-        s = game_seed(seed, i)
-        n = 2 + s % 5
-        game = cls(n, preset=preset, seed=s, max_rounds=300, keep_history=False)
-        bots = [make_bot(TEMPERAMENT_MIX[(s >> (3 * k)) % len(TEMPERAMENT_MIX)], seed=s + k) for k in range(n)]
-        try:
-            while not game.is_over:
-                play_bot_turns(game, bots, max_actions=25)
-                found = problems(game)
-                if found:
-                    raise AssertionError("; ".join(found))
-        except Exception as exc:  # every failure is reported, none stops the run
-            report.failures.append(f"{preset} seed {s}: {type(exc).__name__}: {exc}"[:500])
-            report.failures[-1] += "\n" + "".join(traceback.format_exception(exc)[-3:])[:800]
-        if not game.is_over:
-            report.unfinished += 1
-        else:
-            ending = game.end_reason or "unknown"
-            report.endings[ending] = report.endings.get(ending, 0) + 1
-        report.by_preset[preset] = report.by_preset.get(preset, 0) + 1
-        report.games += 1
-        report.events += game.events_checked
+    with young_collections_batched():  # for the whole batch, not only while each call of play_bot_turns runs
+        for i in indices:
+            _soak_one(report, cls, presets[i % len(presets)], game_seed(seed, i))
     return report
+
+
+def _soak_one(report: SoakReport, cls: type[CheckedGame], preset: str, s: int) -> None:
+    """Play one checked game of a soak run and count it in ``report``."""
+    n = 2 + s % 5
+    game = cls(n, preset=preset, seed=s, max_rounds=300, keep_history=False)
+    bots = [make_bot(TEMPERAMENT_MIX[(s >> (3 * k)) % len(TEMPERAMENT_MIX)], seed=s + k) for k in range(n)]
+    try:
+        while not game.is_over:
+            play_bot_turns(game, bots, max_actions=25)
+            found = problems(game)
+            if found:
+                raise AssertionError("; ".join(found))
+    except Exception as exc:  # every failure is reported, none stops the run
+        report.failures.append(f"{preset} seed {s}: {type(exc).__name__}: {exc}"[:500])
+        report.failures[-1] += "\n" + "".join(traceback.format_exception(exc)[-3:])[:800]
+    if not game.is_over:
+        report.unfinished += 1
+    else:
+        ending = game.end_reason or "unknown"
+        report.endings[ending] = report.endings.get(ending, 0) + 1
+    report.by_preset[preset] = report.by_preset.get(preset, 0) + 1
+    report.games += 1
+    report.events += game.events_checked
 
 
 def soak(games: int, *, seed: int = 0, workers: int = 1, fault: str | None = None,

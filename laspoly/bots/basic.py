@@ -5,7 +5,7 @@ a player at the table may know, never the :class:`Game` itself: it cannot read
 the order of the decks or the dice generator, and it has no way to move.
 
 :class:`BasicBot` is a sensible buyer and builder that keeps a cash reserve.
-It asks targeted questions (``why_illegal`` on the one action it is about to
+It asks targeted questions (``is_legal`` on the one action it is about to
 take) rather than enumerating every legal action, so a simulation pays only
 for what the bot uses.  :class:`RandomBot` picks uniformly among
 :meth:`~laspoly.engine.observation.Observation.legal_actions` with its own
@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from typing import Final
 
 from laspoly.engine import actions as A
 from laspoly.engine.native import mypyc_attr
@@ -148,7 +149,7 @@ class BasicBot(Bot):
         """Accept when the offer is worth ``accept_margin`` times what it costs and keeps the reserve."""
         gets = self._value(game, o.give) + max(o.cash, 0) + 50 * o.give_cards
         gives = self._value(game, o.take) + max(-o.cash, 0) + 50 * o.take_cards
-        return gets >= self.accept_margin * gives and game.players[me].cash + o.cash > self.reserve and game.why_illegal(A.AcceptTrade(me, o.id)) is None
+        return gets >= self.accept_margin * gives and game.players[me].cash + o.cash > self.reserve and game.is_legal(A.AcceptTrade(me, o.id))
 
     def _offer(self, game: Observation, me: int) -> A.Action | None:
         """Offer cash for the one street that would complete a colour group (at most every 5 rounds)."""
@@ -167,7 +168,7 @@ class BasicBot(Bot):
             if game.players[me].cash - cash <= self.reserve:
                 continue
             offer = A.ProposeTrade(me, owner[j], (), (j,), cash)
-            if game.why_illegal(offer) is None:
+            if game.is_legal(offer):
                 self._offered[j] = game.round
                 return offer
         return None
@@ -176,7 +177,7 @@ class BasicBot(Bot):
         """One building on a complete group, evenly, if it keeps the reserve.
 
         Cheap arithmetic picks the single candidate per group; only that one is
-        checked by the engine's ``why_illegal``, so a turn with nothing to build
+        checked by the engine's ``is_legal``, so a turn with nothing to build
         costs a few list look-ups.
         """
         budget = game.players[me].cash - self.reserve
@@ -194,7 +195,7 @@ class BasicBot(Bot):
             pick = self._candidate(game, streets)
             if pick is not None and game.build_cost(pick[0], pick[1]) < budget:  # built only once it is affordable
                 action = A.Build(me, pick[0], pick[1])
-                if game.why_illegal(action) is None:
+                if game.is_legal(action):
                     return action
         return None
 
@@ -239,7 +240,7 @@ class BasicBot(Bot):
         for j in sorted(mine, key=lambda k: game.fields[k].mortgage):
             if not game.mortgaged[j]:
                 a: A.Action = A.Mortgage(me, j)
-                return a if game.why_illegal(a) is None else A.SellProperty(me, j)
+                return a if game.is_legal(a) else A.SellProperty(me, j)
         raise RuntimeError("a debtor with nothing left to sell")  # the engine bankrupts such a player at once
 
     def _bid(self, game: Observation, me: int) -> A.Action:
@@ -251,6 +252,11 @@ class BasicBot(Bot):
         if bid <= price * self.bid_factor and game.players[me].cash - bid > self.reserve:
             return A.PlaceBid(me, bid)
         return A.PASS_AUCTION[me]
+
+
+#: The actions that move a game on, which a random bot prefers half of the time (a tuple, made once: a union
+#: written in ``isinstance`` would be made again on every call).
+_MOVERS: Final = (A.Roll, A.EndTurn, A.Buy, A.PassAuction, A.StayPut)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a bot of one's own (a lesson's, a test's) builds on these
@@ -265,7 +271,7 @@ class RandomBot(Bot):
     def choose(self, game: Observation) -> A.Action:
         """Any legal action, preferring to move the game on half of the time."""
         legal = game.legal_actions()
-        movers = [a for a in legal if isinstance(a, A.Roll | A.EndTurn | A.Buy | A.PassAuction | A.StayPut)]
+        movers = [a for a in legal if isinstance(a, _MOVERS)]
         if movers and self.rng.random() < 0.5:
             return self.rng.choice(movers)
         return self.rng.choice(legal)

@@ -87,7 +87,7 @@ class TradingBot(BasicBot):
         """Whether the offer raises this bot's worth by more than ``accept_above`` (and is still legal)."""
         gain = self.appraiser.gain(game, me, o.proposer, o.receiver, o.give, o.take, o.cash)
         gain += CARD_WORTH * (o.give_cards - o.take_cards)
-        return gain > self.accept_above and game.why_illegal(A.AcceptTrade(me, o.id)) is None
+        return gain > self.accept_above and game.is_legal(A.AcceptTrade(me, o.id))
 
     def _note_answers(self, game: Observation, me: int) -> None:
         """Remember which of this bot's offers were refused (gone, and the streets did not come)."""
@@ -110,17 +110,17 @@ class TradingBot(BasicBot):
             return None
         best: tuple[float, A.ProposeTrade, OfferKey] | None = None
         for to, give, take in self._candidates(game, me):
-            offer = self._priced(game, me, to, give, take)
-            if offer is None:
+            priced = self._priced(game, me, to, give, take)
+            if priced is None:
                 continue
+            offer, gain = priced
             key = (to, give, take)
             refused = self.refused.get(key)
             if refused is not None and (game.round - refused[0] < self.patience or offer.cash == refused[1]):
                 continue
-            gain = self.appraiser.gain(game, me, me, to, give, take, offer.cash)
             if best is None or gain > best[0]:
                 best = (gain, offer, key)
-        if best is None or game.why_illegal(best[1]) is not None:
+        if best is None or not game.is_legal(best[1]):
             wait = min(2 * wait, SEARCH_AT_MOST) if version == game.owner_version else SEARCH_EVERY
             self._fruitless = (game.owner_version, game.round, wait)
             return None
@@ -156,19 +156,27 @@ class TradingBot(BasicBot):
             out += [(rival, give, take) for give in gives]
         return out
 
-    def _priced(self, game: Observation, me: int, to: int, give: tuple[int, ...], take: tuple[int, ...]) -> A.ProposeTrade | None:
-        """The offer with the cash that leaves the rival ``share`` of the joint gain, or None if there is no gain to share."""
-        appraiser = self.appraiser  # its method called directly each time: a native call in the compiled build
-        mine = appraiser.gain(game, me, me, to, give, take, 0)
-        theirs = appraiser.gain(game, to, me, to, give, take, 0)
+    def _priced(self, game: Observation, me: int, to: int, give: tuple[int, ...], take: tuple[int, ...]) -> tuple[A.ProposeTrade, float] | None:
+        """The offer with the cash that leaves the rival ``share`` of the joint gain, and its gain to this bot;
+        None if there is no gain to share.
+
+        The fields' part of each side's gain is priced once and the cash's added to it, the sum
+        :meth:`Appraiser.gain` makes.
+        """
+        appraiser = self.appraiser  # its methods called directly: native calls in the compiled build
+        held_mine = appraiser.holdings_gain(game, me, me, to, give, take)
+        held_theirs = appraiser.holdings_gain(game, to, me, to, give, take)
+        mine = appraiser.cash_gain(game, me, me, to, 0) + held_mine
+        theirs = appraiser.cash_gain(game, to, me, to, 0) + held_theirs
         if mine + theirs <= 0:
             return None
         cash = int(self.share * (mine + theirs) - theirs)
         cash = -((-cash) // 10) * 10  # round up to 10, in the rival's favour
         cash = min(cash, game.players[me].cash - self.reserve) if cash > 0 else max(cash, -game.players[to].cash)
-        if appraiser.gain(game, me, me, to, give, take, cash) <= 0 or appraiser.gain(game, to, me, to, give, take, cash) <= 0:
+        mine = appraiser.cash_gain(game, me, me, to, cash) + held_mine
+        if mine <= 0 or appraiser.cash_gain(game, to, me, to, cash) + held_theirs <= 0:
             return None
-        return A.ProposeTrade(me, to, give, take, cash)
+        return A.ProposeTrade(me, to, give, take, cash), mine
 
     # -- auctions
     def _bid(self, game: Observation, me: int) -> A.Action:

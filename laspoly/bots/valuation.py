@@ -101,18 +101,29 @@ class Appraiser:
 
         Only the rents of the groups (and station or attraction sets) a traded field belongs
         to change, so only those are priced again; the rest of the board is read from the
-        rates of the current position, kept for the decision.
+        rates of the current position, kept for the decision.  It is :meth:`cash_gain` plus
+        :meth:`holdings_gain`, which a bot pricing one trade at several sums asks once.
         """
+        return self.cash_gain(game, player, proposer, receiver, cash) + self.holdings_gain(game, player, proposer, receiver, tuple(give), tuple(take))
+
+    def cash_gain(self, game: Observation, player: int, proposer: int, receiver: int, cash: int) -> float:
+        """The part of a trade's gain that its ``cash`` (proposer to receiver) makes for ``player``."""
         before = game.players[player].cash
         after = before - cash if player == proposer else before + cash if player == receiver else before
-        return self._money(after) - self._money(before) + self._holdings_gain(game, player, proposer, receiver, tuple(give), tuple(take))
+        return self._money(after) - self._money(before)
 
-    def _holdings_gain(self, game: Observation, player: int, proposer: int, receiver: int, give: tuple[int, ...],
-                       take: tuple[int, ...]) -> float:
+    def holdings_gain(self, game: Observation, player: int, proposer: int, receiver: int, give: tuple[int, ...],
+                      take: tuple[int, ...]) -> float:
         """The part of a trade's gain that the fields make, kept per game while the fields it touches and the players stay as they are."""
         touched = sorted({k for j in (*give, *take) for k in self._related(game, j)})
-        key = (player, proposer, receiver, give, take, tuple(p.active for p in game.players),
-               tuple((game.owner[k], game.level[k], game.mortgaged[k], game.factory[k]) for k in touched))
+        owner, level, mortgaged, factory = game.owner, game.level, game.mortgaged, game.factory
+        # the key is whole numbers, not tuples of tuples: one per touched field (its owner, level, mortgage and
+        # factory; a level is at most 5), and the players still in as bits
+        active = 0
+        for p in game.players:
+            active = 2 * active + (1 if p.active else 0)
+        state = [((owner[k] + 1) * 64 + level[k]) * 4 + (2 if mortgaged[k] else 0) + (1 if factory[k] else 0) for k in touched]
+        key = (player, proposer, receiver, give, take, active, *state)
         memo = _MEMO.get(self)
         if memo is None or memo[0] is not game.owner or len(memo[1]) > MEMO_SIZE:
             memo = _MEMO[self] = (game.owner, {})

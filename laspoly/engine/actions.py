@@ -176,6 +176,26 @@ PAY_FINE: Final[tuple[PayFine, ...]] = tuple(PayFine(i) for i in range(MAX_PLAYE
 USE_JAIL_CARD: Final[tuple[UseJailCard, ...]] = tuple(UseJailCard(i) for i in range(MAX_PLAYERS))
 PASS_AUCTION: Final[tuple[PassAuction, ...]] = tuple(PassAuction(i) for i in range(MAX_PLAYERS))
 
+#: Each seat's actions on each field, made the first time :func:`on_field` is asked for them and then shared.
+_ON_FIELD: Final[dict[int, tuple[Action, ...]]] = {}
+
+
+def on_field(player: int, index: int) -> tuple[Action, ...]:
+    """What ``player`` may try on field ``index`` on their turn: build each kind, sell, mortgage, repay.
+
+    ``legal_actions`` checks these for every field a player owns; being immutable, they are made once
+    per seat and field.  A seat that cannot exist gets new values (its actions are refused anyway).
+    """
+    key = index * MAX_PLAYERS + player
+    acts = _ON_FIELD.get(key) if 0 <= player < MAX_PLAYERS and index >= 0 else None
+    if acts is None:
+        acts = (Build(player, index, "house"), Build(player, index, "hotel"), Build(player, index, "factory"),
+                SellBuilding(player, index), SellProperty(player, index), Mortgage(player, index), Repay(player, index))
+        if 0 <= player < MAX_PLAYERS and index >= 0:
+            _ON_FIELD[key] = acts
+    return acts
+
+
 ActionT = TypeVar("ActionT", bound=Action)
 OwnerT = TypeVar("OwnerT")
 ResultT = TypeVar("ResultT")

@@ -43,46 +43,74 @@ def money_problems(g: Game) -> list[str]:
 
 
 def always_problems(g: Game) -> list[str]:
-    """Problems with the invariants that hold after every event."""
+    """Problems with the invariants that hold after every event.
+
+    The soak asks this after every event that can change ownership, buildings or cards, so it is plain
+    loops over the state's lists; the words of a problem are made only when there is one.
+    """
     out = money_problems(g)
+    owner, level, factory, mortgaged, top = g.owner, g.level, g.factory, g.mortgaged, g.hotel_level
+    factories = houses = hotels = 0
     for i, f in enumerate(g.fields):
-        o = g.owner[i]
+        o, lvl, fac, mort = owner[i], level[i], factory[i], mortgaged[i]
         if o >= 0 and not f.is_property:
             out.append(f"field {i} ({f.kind}) has an owner")
-        if g.level[i] or g.factory[i]:
+        if lvl or fac:
             if f.kind != "street" or o < 0:
                 out.append(f"buildings on {f.label()} which is not an owned street")
-            if g.factory[i] and g.level[i]:
+            if fac and lvl:
                 out.append(f"{f.label()} has a factory and houses")
-            if g.mortgaged[i]:
+            if mort:
                 out.append(f"{f.label()} is mortgaged with buildings on it")
-        if not 0 <= g.level[i] <= g.hotel_level:
-            out.append(f"{f.label()} has building level {g.level[i]}")
-        if g.mortgaged[i] and o < 0:
+        if not 0 <= lvl <= top:
+            out.append(f"{f.label()} has building level {lvl}")
+        if mort and o < 0:
             out.append(f"{f.label()} is mortgaged but owned by nobody")
-    if sum(g.factory) != g.factories:
-        out.append(f"factory count {g.factories} != {sum(g.factory)}")
+        if fac:
+            factories += 1
+        if lvl == top:
+            hotels += 1
+        elif lvl < top:
+            houses += lvl
+    if factories != g.factories:
+        out.append(f"factory count {g.factories} != {factories}")
     if not g.rules.upgrades_lost_on_sale and not g.rules.building_shortage:
         out += _evenness_problems(g)
     if g.rules.building_shortage:
-        top = g.hotel_level
-        houses = sum(lvl for lvl in g.level if lvl < top)
-        hotels = sum(1 for lvl in g.level if lvl == top)
         if g.houses_left < 0 or g.hotels_left < 0 or houses + g.houses_left != 32 or hotels + g.hotels_left != 12:
             out.append(f"building supply miscounted: {houses}+{g.houses_left} houses, {hotels}+{g.hotels_left} hotels")
-    held = sum(len(p.jail_cards) for p in g.players)
-    if g.rules.card_draw == "cycle" and held + sum(len(d) for d in g.decks.values()) != sum(len(d) for d in g.board.decks.values()):
-        out.append("cards were lost or duplicated")
+    if g.rules.card_draw == "cycle":
+        held = 0
+        for p in g.players:
+            held += len(p.jail_cards)
+        for deck in g.decks.values():
+            held += len(deck)
+        printed = 0
+        for cards in g.board.decks.values():
+            printed += len(cards)
+        if held != printed:
+            out.append("cards were lost or duplicated")
     return out
 
 
 def _evenness_problems(g: Game) -> list[str]:
+    """L17: a group held by one owner has building levels at most one apart (streets with a factory aside)."""
     out = []
+    owner, level, factory = g.owner, g.level, g.factory
     for group in g.board.groups.values():
-        owners = {g.owner[j] for j in group.fields}
-        levels = [g.level[j] for j in group.fields if not g.factory[j]]
-        if len(owners) == 1 and levels and max(levels) - min(levels) > 1:
-            out.append(f"uneven buildings in {group.label()}: {levels}")
+        fields = group.fields
+        first = owner[fields[0]]
+        low, high = g.hotel_level + 1, -1
+        for j in fields:
+            if owner[j] != first:
+                break
+            if not factory[j]:
+                lvl = level[j]
+                low, high = min(low, lvl), max(high, lvl)
+        else:
+            if high - low > 1:
+                levels = [level[j] for j in fields if not factory[j]]
+                out.append(f"uneven buildings in {group.label()}: {levels}")
     return out
 
 

@@ -210,8 +210,8 @@ class Observation:
         return self._source.why_illegal(action)
 
     def is_legal(self, action: A.Action) -> bool:
-        """True if the game would accept ``action`` now."""
-        return self._source.why_illegal(action) is None
+        """True if the game would accept ``action`` now (without wording why not)."""
+        return self._source.is_legal(action)
 
     def legal_actions(self, player: int | None = None) -> list[A.Action]:
         """Every legal action of ``player`` (default: the actor), except open-ended trade offers."""
