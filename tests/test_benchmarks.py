@@ -41,3 +41,13 @@ def test_the_runs_benchmark_times_a_batch_of_each_workload(workload: str, monkey
     bench = importlib.import_module("bench_runs")
     result = bench.child(workload, 2)
     assert result["count"] > 0 and result["seconds"] > 0 and result["build"] in ("pure", "compiled")
+
+
+def test_the_runs_benchmark_times_an_earlier_commit_beside_the_builds(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bench_runs.py --before REV``: the source of a commit, unpacked from git, timed as a build of its own."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    bench = importlib.import_module("bench_runs")
+    tree = bench.before_tree("HEAD", into=tmp_path)
+    assert (tree / "laspoly" / "engine" / "game.py").exists() and bench.before_tree("HEAD", into=tmp_path) == tree
+    result = bench.one_repeat("before", "soak", 2, {"before": tree})
+    assert result["count"] == 2 and result["build"] == "pure"
