@@ -25,6 +25,7 @@ from laspoly.ui.board import board_data, cell_xy, token_data
 from laspoly.ui.common import assign
 from laspoly.ui.model import GameModel
 from laspoly.ui.probability import ProbabilityView
+from laspoly.ui.timers import Timer
 from laspoly.ui.views import PlayersView
 
 
@@ -249,6 +250,23 @@ def served(monkeypatch: pytest.MonkeyPatch) -> tuple[list, list]:  # type: ignor
     monkeypatch.setattr(pn.state, "on_session_destroyed", lambda callback: None)
     monkeypatch.setattr(pn.state, "execute", lambda callback, schedule=False: ticks.append(callback))
     return loaded, ticks
+
+
+def test_a_served_pages_timers_are_the_documents_own_periodic_callbacks_outside_panels_busy_count() -> None:
+    """Autoplay, a room's poll and the projector's are Bokeh periodic callbacks of the page's document, which stop with
+    it; Panel's periodic callbacks would also count every run in ``pn.state``'s busy list, shared by all sessions."""
+    doc, ran = _Doc(), []
+    with set_curdoc(doc):
+        timer = Timer(lambda: ran.append(1), period=1000)
+        assert timer.served and timer.running and len(doc.session_callbacks) == 1
+        timer.period = 250  # autoplay's pace changed: the same callback, every 250 ms
+        (callback,) = doc.session_callbacks
+        assert callback.period == 250 and timer.period == 250
+        callback.callback()
+        assert ran == [1] and pn.state._busy_counter == []
+        timer.stop()
+        timer.stop()  # twice, or after the session ended: nothing to do
+    assert not timer.running and doc.session_callbacks == []
 
 
 def test_a_page_closed_before_its_play_tab_arrived_gets_no_more_pieces(served) -> None:  # type: ignore[no-untyped-def]

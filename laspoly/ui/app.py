@@ -37,6 +37,7 @@ from laspoly.ui.probability import ProbabilityView
 from laspoly.ui.replay import ReplayView
 from laspoly.ui.standings import PlayerCardsView, WinnerView
 from laspoly.ui.teacher import TeacherView
+from laspoly.ui.timers import Timer
 from laspoly.ui.views import CardView, FilesView, LogView, PlayersView, RulesView, SetupView
 
 CSS = """
@@ -109,9 +110,9 @@ class Dashboard(Viewer):
         else:
             self._fill_play()
         self._show_tab()
-        self._poller: Any = None
+        self._poller: Timer | None = None
         if m.shared and _serving():
-            self._poller = pn.state.add_periodic_callback(self._poll, period=500)
+            self._poller = Timer(self._poll, period=500)
         m.param.watch(self._navigate, "navigate")
         if _serving():
             pn.state.on_session_destroyed(lambda _ctx: self.close())

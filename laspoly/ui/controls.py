@@ -32,6 +32,7 @@ from laspoly.ui.common import (
 )
 from laspoly.ui.model import GameModel
 from laspoly.ui.odds import build_line, buy_line, prison_line
+from laspoly.ui.timers import Timer
 
 #: No property chosen in the list (the board may have selected a field that is not the player's).
 NO_FIELD = -1
@@ -109,7 +110,7 @@ class ControlsView(Viewer):
         self.trade_card.param.watch(self._fill_trade, "collapsed")
         #: The catalogue keys of the buttons whose label shows a decision's stakes while it is on offer.
         self._plain = {widget: key for widget, _, key in self._words if widget in (self.roll, self.buy, self.fine, self.travel, self.claim)}
-        self._timer: Any = None
+        self._timer: Timer | None = None
         self._setting_field = False
         self._wire()
         m.param.watch(lambda *_: self.refresh(), ["version", "lang", "selected_field", "pending_confirm"])
@@ -200,7 +201,7 @@ class ControlsView(Viewer):
     def _toggle_autoplay(self, event: Any) -> None:
         self.model.autoplay = bool(event.new)
         if event.new and self._timer is None:
-            self._timer = pn.state.add_periodic_callback(self._tick, period=max(50, int(1000 / self.model.speed)))
+            self._timer = Timer(self._tick, period=max(50, int(1000 / self.model.speed)))
         elif not event.new:
             self.stop_timer()
 

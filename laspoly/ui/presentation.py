@@ -26,6 +26,7 @@ from laspoly.ui.guessing import scores_html
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 from laspoly.ui.standings import PlayerCardsView
+from laspoly.ui.timers import Timer
 from laspoly.ui.views import LogView
 
 #: How often the page asks the store for the players' moves, in milliseconds (as the dashboard's own poll).
@@ -104,9 +105,9 @@ class ProjectorView(Viewer):
                          sizing_mode="stretch_width", styles={"flex": "1 1 420px", "min-width": "300px"})
         self.layout = pn.Column(self.head, pn.FlexBox(board, side, flex_wrap="wrap", gap="16px", sizing_mode="stretch_width"),
                                 sizing_mode="stretch_width", stylesheets=[PAGE_CSS], css_classes=["lp-projector"])
-        self._poller: Any = None
+        self._poller: Timer | None = None
         if is_served():
-            self._poller = pn.state.add_periodic_callback(self._poll, period=POLL_MS)
+            self._poller = Timer(self._poll, period=POLL_MS)
             pn.state.on_session_destroyed(lambda _ctx: self.close())
 
     def refresh(self) -> None:

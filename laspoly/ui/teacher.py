@@ -24,6 +24,7 @@ from laspoly.analysis.markov import markov
 from laspoly.classes import ClassData, ClassRecord, student_link
 from laspoly.ui.common import base_url, esc
 from laspoly.ui.i18n import tr
+from laspoly.ui.timers import Timer
 
 #: The exact share of each total 2-12 of two dice.
 TWO_DICE = [(6 - abs(t - 7)) / 36 for t in range(2, 13)]
@@ -66,9 +67,9 @@ class TeacherView(Viewer):
         self._chains: dict[str, list[float]] = {}
         self.param.watch(lambda *_: self.refresh(), "lang")
         self.refresh()
-        self._timer: Any = None
+        self._timer: Timer | None = None
         if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
-            self._timer = pn.state.add_periodic_callback(self._tick, period=2000)
+            self._timer = Timer(self._tick, period=2000)
             pn.state.on_session_destroyed(lambda _ctx: self.close())
 
     def _tick(self) -> None:
