@@ -120,3 +120,53 @@ def test_laspoly_serve_and_the_panel_serve_app_tune_the_collector_before_the_fir
     assert source.index("tune_collector()") < source.index("pn.serve(")
     app = (Path(__file__).resolve().parent.parent / "apps" / "laspoly_app.py").read_text()
     assert app.index("tune_collector()") < app.index("build_app()")
+
+
+#: Three sessions on a real server, in a fresh process: a seat that autoplays (its timer and its room's poll), a
+#: projector's view (its poll), and a seat that only polls; all closed, it reports how many game models live on.
+_CLOSED_SESSIONS = """
+import gc, json, os, sys, tempfile, threading, time
+sys.setrecursionlimit(200_000)
+threading.stack_size(512 * 1024 * 1024)  # Bokeh's client applies each message one await deeper
+os.environ["LASPOLY_DB"] = f"sqlite:///{tempfile.mkdtemp()}/closed.db"
+sys.path.insert(0, BENCHMARKS)
+import load, load_server
+import panel as pn
+port = load.free_port()
+pn.serve(load_server.app, port=port, address="127.0.0.1", show=False, threaded=True,
+         websocket_origin=[f"127.0.0.1:{port}"], unused_session_lifetime_milliseconds=500, check_unused_sessions_milliseconds=250)
+time.sleep(1)
+rooms = load.make_rooms(os.environ["LASPOLY_DB"], 2, seed=5)
+plan = [(rooms[0]["seat"], True), (rooms[0]["view"], False), (rooms[1]["seat"], False)]
+clients = [load.LightClient(f"http://127.0.0.1:{port}/", query, drive, 4.0) for query, drive in plan]
+for c in clients:
+    c.start()
+for c in clients:
+    c.ready.wait(60)
+time.sleep(3)  # autoplay steps and the polls run
+steps = len(load_server.TICKS)
+for c in clients:
+    c.stop()
+for c in clients:
+    c.join(30)
+alive = -1
+for _ in range(40):
+    time.sleep(0.5)
+    gc.collect()
+    alive = sum(1 for ref in load_server.MODELS if ref() is not None)
+    if alive == 0 and load_server.OPEN[0] == 0:
+        break
+print(json.dumps({"models": len(load_server.MODELS), "alive": alive, "open": load_server.OPEN[0], "steps": steps}))
+os._exit(0)
+"""
+
+
+@pytest.mark.slow
+def test_closed_sessions_whose_timers_ran_leave_no_game_model_behind_on_a_real_server() -> None:
+    """A page's autoplay and polls are periodic callbacks of its document, which can outlive the session; stopped,
+    they must leave nothing that leads back to the page's game (``make load`` checks the same for thirty)."""
+    script = _CLOSED_SESSIONS.replace("BENCHMARKS", repr(str(Path(__file__).resolve().parents[1] / "benchmarks")))
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report["models"] == 3 and report["steps"] > 3, report
+    assert report["alive"] == 0 and report["open"] == 0, report

@@ -265,8 +265,14 @@ def test_a_served_pages_timers_are_the_documents_own_periodic_callbacks_outside_
         callback.callback()
         assert ran == [1] and pn.state._busy_counter == []
         timer.stop()
-        timer.stop()  # twice, or after the session ended: nothing to do
-    assert not timer.running and doc.session_callbacks == []
+        timer.stop()  # twice: nothing to do
+        assert not timer.running and doc.session_callbacks == []
+        ended = Timer(lambda: None, period=500)
+    listener = lambda event: None  # noqa: E731  # the session, as the document knows it
+    doc.on_change(listener)
+    doc.destroy(listener)  # the session ended, and its document with it: stopping afterwards must not raise
+    ended.stop()
+    assert not ended.running and ended._call is not None and ended._call.callback is None  # the document keeps no way back
 
 
 def test_a_page_closed_before_its_play_tab_arrived_gets_no_more_pieces(served) -> None:  # type: ignore[no-untyped-def]

@@ -20,6 +20,24 @@ from typing import Any
 import panel as pn
 
 
+class _Call:
+    """What the document holds: the callback until its timer stops.
+
+    A session's document can outlive the session (Panel's own tasks keep the
+    context they were started in), so a stopped timer leaves it nothing that
+    leads back to the page's views and game.
+    """
+
+    __slots__ = ("callback",)
+
+    def __init__(self, callback: Callable[[], None]) -> None:
+        self.callback: Callable[[], None] | None = callback
+
+    def __call__(self) -> None:
+        if self.callback is not None:
+            self.callback()
+
+
 class Timer:
     """Calls ``callback`` every ``period`` milliseconds until :meth:`stop`; ``period`` can change while it runs."""
 
@@ -29,6 +47,7 @@ class Timer:
         doc = pn.state.curdoc
         self._doc: Any = doc if doc is not None and doc.session_context is not None else None
         self._handle: Any = None
+        self._call: _Call | None = None
         self._start()
 
     @property
@@ -57,7 +76,8 @@ class Timer:
 
     def _start(self) -> None:
         if self._doc is not None:
-            self._handle = self._doc.add_periodic_callback(self._callback, self._period)
+            self._call = _Call(self._callback)
+            self._handle = self._doc.add_periodic_callback(self._call, self._period)
         else:
             self._handle = pn.state.add_periodic_callback(self._callback, period=self._period)
 
@@ -66,10 +86,9 @@ class Timer:
         handle, self._handle = self._handle, None
         if handle is None:
             return
+        if self._call is not None:
+            self._call.callback = None
         if self._doc is None:
             handle.stop()
-            return
-        try:
+        elif self._doc.session_context is not None:  # a destroyed document has none, and its callbacks went with it
             self._doc.remove_periodic_callback(handle)
-        except ValueError:  # the session ended first, and Bokeh removed it then
-            pass
