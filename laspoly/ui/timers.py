@@ -6,9 +6,9 @@ one period after its previous run started, and stops it when the session ends.
 Panel's ``pn.state.add_periodic_callback`` runs the same callback through
 Panel's global busy bookkeeping as well (``pn.state.busy``): a list of the
 callbacks running in every session of the server, copied and watched on each
-run, which the page does not show.  With thirty sessions polling twice a second
-and stepping once a second, that bookkeeping took a sixth of the server's time
-in ``make load``.  Where there is no served document (a notebook), Panel's
+run, for a busy indicator the page does not show.  With thirty sessions polling
+twice a second and stepping once a second, that bookkeeping was among the
+server's largest costs in ``make load``.  Where there is no served document (a notebook), Panel's
 periodic callback runs it.
 """
 
