@@ -143,7 +143,10 @@ for c in clients:
     c.start()
 for c in clients:
     c.ready.wait(60)
-time.sleep(3)  # autoplay steps and the polls run
+for _ in range(60):  # autoplay steps and the polls run: a few timed steps, however busy the machine
+    time.sleep(0.5)
+    if len(load_server.TICKS) >= 3:
+        break
 steps = len(load_server.TICKS)
 for c in clients:
     c.stop()
@@ -168,5 +171,5 @@ def test_closed_sessions_whose_timers_ran_leave_no_game_model_behind_on_a_real_s
     script = _CLOSED_SESSIONS.replace("BENCHMARKS", repr(str(Path(__file__).resolve().parents[1] / "benchmarks")))
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
     report = json.loads(out.stdout.strip().splitlines()[-1])
-    assert report["models"] == 3 and report["steps"] > 3, report
+    assert report["models"] == 3 and report["steps"] >= 3, report
     assert report["alive"] == 0 and report["open"] == 0, report
