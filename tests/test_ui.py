@@ -255,15 +255,16 @@ def served(monkeypatch: pytest.MonkeyPatch) -> tuple[list, list]:  # type: ignor
 def test_a_served_pages_timers_are_the_documents_own_periodic_callbacks_outside_panels_busy_count() -> None:
     """Autoplay, a room's poll and the projector's are Bokeh periodic callbacks of the page's document, which stop with
     it; Panel's periodic callbacks would also count every run in ``pn.state``'s busy list, shared by all sessions."""
-    doc, ran = _Doc(), []
+    doc, ran = _Doc(), []  # type: ignore[var-annotated]
     with set_curdoc(doc):
-        timer = Timer(lambda: ran.append(1), period=1000)
+        timer = Timer(lambda: ran.append(pn.state.curdoc), period=1000)
         assert timer.served and timer.running and len(doc.session_callbacks) == 1
         timer.period = 250  # autoplay's pace changed: the same callback, every 250 ms
         (callback,) = doc.session_callbacks
         assert callback.period == 250 and timer.period == 250
-        callback.callback()
-        assert ran == [1] and pn.state._busy_counter == []
+        with set_curdoc(Document()):  # scheduled from another page's context: it still runs as its own page's
+            callback.callback()
+        assert ran == [doc] and pn.state._busy_counter == []
         timer.stop()
         timer.stop()  # twice: nothing to do
         assert not timer.running and doc.session_callbacks == []

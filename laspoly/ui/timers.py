@@ -18,24 +18,31 @@ from collections.abc import Callable
 from typing import Any
 
 import panel as pn
+from panel.io.state import set_curdoc
 
 
 class _Call:
-    """What the document holds: the callback until its timer stops.
+    """What the document holds: the callback until its timer stops, run as its page's.
 
-    A session's document can outlive the session (Panel's own tasks keep the
-    context they were started in), so a stopped timer leaves it nothing that
-    leads back to the page's views and game.
+    Panel's ``pn.state.curdoc`` reads a context variable before Bokeh's current
+    document, and a periodic callback runs in the context it was scheduled from,
+    which may name another page's document; so each run names its own, as Panel's
+    periodic callbacks do.  A session's document can outlive the session (Panel's
+    own tasks keep the context they were started in), so a stopped timer leaves it
+    nothing that leads back to the page's views and game.
     """
 
-    __slots__ = ("callback",)
+    __slots__ = ("callback", "doc")
 
-    def __init__(self, callback: Callable[[], None]) -> None:
+    def __init__(self, callback: Callable[[], None], doc: Any) -> None:
         self.callback: Callable[[], None] | None = callback
+        self.doc: Any = doc
 
     def __call__(self) -> None:
-        if self.callback is not None:
-            self.callback()
+        callback = self.callback
+        if callback is not None:
+            with set_curdoc(self.doc):
+                callback()
 
 
 class Timer:
@@ -76,7 +83,7 @@ class Timer:
 
     def _start(self) -> None:
         if self._doc is not None:
-            self._call = _Call(self._callback)
+            self._call = _Call(self._callback, self._doc)
             self._handle = self._doc.add_periodic_callback(self._call, self._period)
         else:
             self._handle = pn.state.add_periodic_callback(self._callback, period=self._period)
@@ -87,7 +94,7 @@ class Timer:
         if handle is None:
             return
         if self._call is not None:
-            self._call.callback = None
+            self._call.callback = self._call.doc = None
         if self._doc is None:
             handle.stop()
         elif self._doc.session_context is not None:  # a destroyed document has none, and its callbacks went with it
