@@ -21,3 +21,18 @@ def test_soak_command_exits_non_zero_on_failures(capsys) -> None:  # type: ignor
     assert "4 games" in capsys.readouterr().out
     assert main(["soak", "--games", "4", "--quiet", "--fault", "leaky_salary"]) == 1
     assert "FAILURE" in capsys.readouterr().out
+
+
+def test_a_soak_batch_keeps_young_collections_batched_between_its_bots_turns(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The soak checks the invariants between calls of the bot loop; the batched threshold holds there too."""
+    import gc
+
+    from laspoly.analysis import soak as soak_module
+    from laspoly.bots.runner import BATCHED_YOUNG_COLLECTIONS
+
+    seen: list[int] = []
+    real_problems = soak_module.problems
+    monkeypatch.setattr(soak_module, "problems", lambda game: seen.append(gc.get_threshold()[0]) or real_problems(game))
+    before = gc.get_threshold()
+    report = soak_module.soak_games(range(2), seed=3)
+    assert report.ok and seen and set(seen) == {BATCHED_YOUNG_COLLECTIONS} and gc.get_threshold() == before

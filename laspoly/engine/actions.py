@@ -186,12 +186,12 @@ def on_field(player: int, index: int) -> tuple[Action, ...]:
     ``legal_actions`` checks these for every field a player owns; being immutable, they are made once
     per seat and field.  A seat that cannot exist gets new values (its actions are refused anyway).
     """
-    key = index * MAX_PLAYERS + player
-    acts = _ON_FIELD.get(key) if 0 <= player < MAX_PLAYERS and index >= 0 else None
+    key = index * MAX_PLAYERS + player if 0 <= player < MAX_PLAYERS and index >= 0 else -1
+    acts = _ON_FIELD.get(key)
     if acts is None:
         acts = (Build(player, index, "house"), Build(player, index, "hotel"), Build(player, index, "factory"),
                 SellBuilding(player, index), SellProperty(player, index), Mortgage(player, index), Repay(player, index))
-        if 0 <= player < MAX_PLAYERS and index >= 0:
+        if key >= 0:
             _ON_FIELD[key] = acts
     return acts
 

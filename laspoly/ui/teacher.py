@@ -22,7 +22,7 @@ from panel.viewable import Viewer
 
 from laspoly.analysis.markov import markov
 from laspoly.classes import ClassData, ClassRecord, student_link
-from laspoly.ui.common import base_url, esc
+from laspoly.ui.common import base_url, esc, is_served
 from laspoly.ui.i18n import tr
 from laspoly.ui.timers import Timer
 
@@ -68,7 +68,7 @@ class TeacherView(Viewer):
         self.param.watch(lambda *_: self.refresh(), "lang")
         self.refresh()
         self._timer: Timer | None = None
-        if pn.state.curdoc is not None and pn.state.curdoc.session_context is not None:
+        if is_served():
             self._timer = Timer(self._tick, period=2000)
             pn.state.on_session_destroyed(lambda _ctx: self.close())
 

@@ -20,6 +20,8 @@ from typing import Any
 import panel as pn
 from panel.io.state import set_curdoc
 
+from laspoly.ui.common import is_served
+
 
 class _Call:
     """What the document holds: the callback until its timer stops, run as its page's.
@@ -51,8 +53,7 @@ class Timer:
     def __init__(self, callback: Callable[[], None], period: int) -> None:
         self._callback = callback
         self._period = int(period)
-        doc = pn.state.curdoc
-        self._doc: Any = doc if doc is not None and doc.session_context is not None else None
+        self._doc: Any = pn.state.curdoc if is_served() else None
         self._handle: Any = None
         self._call: _Call | None = None
         self._start()
