@@ -29,8 +29,10 @@ help:
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# Each target installs only what it uses (the extras of pyproject.toml): `make app` the dashboard, `make lab` the
+# lessons with the dashboard, `make test` everything the suite tests. A later, larger install marks the smaller ones.
 $(VENV)/.app-installed: pyproject.toml | $(BIN)/python
-	$(PIP) -e .
+	$(PIP) -e '.[app]'
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
@@ -41,7 +43,7 @@ $(VENV)/.lab-installed: pyproject.toml | $(BIN)/python
 	$(PIP) -e '.[lab]'
 	touch $@ $(VENV)/.app-installed
 
-## app: install laspoly into .venv and serve the dashboard at http://localhost:5006 (another port: make app PORT=8080)
+## app: install laspoly and its dashboard (the app extra) into .venv and serve it at http://localhost:5006 (another port: make app PORT=8080)
 app: $(VENV)/.app-installed
 	$(BIN)/laspoly serve --port $(PORT)
 
@@ -134,7 +136,7 @@ load: $(VENV)/.test-installed chromium
 	mkdir -p .benchmarks
 	$(BIN)/python benchmarks/load.py --json .benchmarks/load.json
 
-## lab: install the light lab extra (JupyterLab, nbconvert) and open the lessons in JupyterLab
+## lab: install the lab extra (JupyterLab, nbconvert, the dashboard) and open the lessons in JupyterLab
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab notebooks $$([ "$$(id -u)" = "0" ] && echo --allow-root)
 

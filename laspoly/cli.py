@@ -27,6 +27,7 @@ from laspoly.engine.events import RESULT_LINES, default_names
 from laspoly.engine.game import Game
 from laspoly.engine.native import build_name
 from laspoly.errors import LaspolyError
+from laspoly.extras import require
 from laspoly.record import load_game, save_game
 from laspoly.rules.options import describe_options, parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
@@ -175,6 +176,9 @@ def cmd_landings(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from laspoly.analysis.simulate import simulate
 
+    if args.dask:
+        require("dask", "simulate --dask")
+
     players = args.players or (len(args.bots) if args.bots else DEFAULT_PLAYERS)
     r = simulate(args.variant, players=players, games=args.games, bots=args.bots, max_turns=args.max_turns, seed=args.seed,
                  rules=parse_rule_args(args.rule), workers=args.workers, dask=args.dask, quiet=args.quiet)
@@ -193,6 +197,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     from laspoly.analysis.simulate import tournament
+
+    if args.dask:
+        require("dask", "tournament --dask")
 
     r = tournament(args.bots, games=args.games, variant=args.variant, seed=args.seed,
                    rules=parse_rule_args(args.rule), max_turns=args.max_turns, workers=args.workers, dask=args.dask,
@@ -231,6 +238,11 @@ def cmd_soak(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from laspoly.store import default_url
+
+    require("app", "laspoly serve")  # the dashboard is an extra: one line saying how to add it, not a traceback
+    if default_url().startswith(("postgresql://", "postgres://")):
+        require("postgres", "a postgresql:// room database ($LASPOLY_DB)")
     from laspoly.serving import check_can_listen, quiet_closed_connection_warnings, tune_collector
 
     check_can_listen(args.address, args.port)  # before anything is printed: a taken port is one error line

@@ -358,7 +358,9 @@ class PostgresStore(Store):
         try:
             import psycopg
         except ImportError:
-            raise StoreError("postgresql:// needs the psycopg package: pip install 'psycopg[binary]'") from None
+            from laspoly.extras import missing_message
+
+            raise StoreError(missing_message("postgres", "a postgresql:// database", "psycopg")) from None
         self._psycopg = psycopg
         self.url = url
         self._local = threading.local()

@@ -143,6 +143,9 @@ def _connect(client_class: Any, address: str) -> Any:
 
 def _run_dask(spec: Spec, chunks: list[list[int]], address: str, progress: Callable[[int], None] | None) -> list[GameRecord]:
     """Run on a Dask scheduler at ``address``, or on a LocalCluster started here for ``local``."""
+    from laspoly.extras import require
+
+    require("dask", "running games on Dask")  # an optional extra: a clear error, not a traceback
     from dask.distributed import Client, LocalCluster
     from dask.distributed import as_completed as dask_completed
 
