@@ -175,6 +175,16 @@ def test_every_path_and_test_the_new_pages_name_exists() -> None:
     assert not missing, "\n".join(missing)
 
 
+def test_every_script_a_command_of_the_docs_runs_exists() -> None:
+    missing = []
+    for page in PAGES:
+        for block in _blocks(_text(page)):
+            for script in re.findall(r"(?<![\w/])((?:apps|tools|benchmarks|notebooks|\.ci)/[\w/.-]+\.(?:py|ipynb)|\.ci/run)\b", block):
+                if not (ROOT / script).exists():
+                    missing.append(f"{_rel(page)}: {script}")
+    assert not missing, "\n".join(missing)
+
+
 def test_every_speed_figure_names_the_benchmark_that_measured_it() -> None:
     text = _text(ROOT / "docs" / "performance.md")
     rows = [line for line in text.splitlines() if line.startswith("| ") and not line.startswith(("| Figure", "| run"))]
