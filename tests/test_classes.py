@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from laspoly.classes import ClassData, check_code, create_class, find_class, open_class
+from laspoly.classes import ClassData, check_code, create_class, find_class, open_class, watch_token
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
@@ -81,19 +81,26 @@ def test_games_started_from_a_class_room_belong_to_the_class(store: Store) -> No
     assert len(store.class_rooms(made.code)) == 2
 
 
-def test_the_teacher_key_opens_the_class_rooms_read_only_and_no_other_room(store: Store) -> None:
+def test_a_watch_link_opens_its_class_room_read_only_and_the_teacher_key_opens_no_room(store: Store) -> None:
     made = create_class(store, "6B")
     other = create_class(store, "6C")
     m = _class_room(store, made.code, seed=1)
-    watching = join_room(store, m.table.room_id, made.teacher_key)
-    assert watching.seat is None
+    room_id = m.table.room_id
+    data = ClassData(store, made.code, made.teacher_key)
+    data.refresh()
+    (summary,) = data.summaries()
+    assert summary.watch == f"?room={room_id}&view={watch_token(made.teacher_key, room_id)}"
+    assert made.teacher_key not in summary.watch and watch_token(made.teacher_key, room_id) not in str(store.room(room_id))
+    watching = join_room(store, room_id, watch_token(made.teacher_key, room_id))
+    assert watching.seat is None and watching.owner_key is None
     with pytest.raises(Refused):
         watching.check_act(A.Roll(0))
-    with pytest.raises(StoreError):
-        join_room(store, m.table.room_id, other.teacher_key)
+    for wrong in (made.teacher_key, other.teacher_key, watch_token(other.teacher_key, room_id)):
+        with pytest.raises(StoreError):
+            join_room(store, room_id, wrong)
     outside = open_room(store, Game(["Eve", "Fay"], seed=3), ["person", "person"], OWNER)
-    with pytest.raises(StoreError):
-        join_room(store, outside.room_id, made.teacher_key)
+    with pytest.raises(StoreError):  # a watch token of one room opens no other
+        join_room(store, outside.room_id, watch_token(made.teacher_key, room_id))
 
 
 def test_the_pooled_counts_are_the_sum_of_every_rooms_log_and_follow_new_moves(store: Store) -> None:
@@ -110,7 +117,7 @@ def test_the_pooled_counts_are_the_sum_of_every_rooms_log_and_follow_new_moves(s
     data.refresh()
     assert [sum(x) for x in zip(*(m.dice_totals() for m in rooms), strict=True)] == data.dice_totals()
     leaders = {s.leader for s in data.summaries()}
-    assert leaders <= {"Ana", "Ben"} and all(s.watch.endswith(made.teacher_key) for s in data.summaries())
+    assert leaders <= {"Ana", "Ben"} and all(made.teacher_key not in s.watch for s in data.summaries())
 
 
 def test_the_class_csv_has_every_roll_and_keeps_a_hostile_name_as_text(store: Store) -> None:
