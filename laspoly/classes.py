@@ -237,7 +237,7 @@ class ClassData:
 
     store: Store
     code: str
-    teacher_key: str
+    teacher_key: str = field(repr=False)  # never in a log line, a link or anything the page holds
     rooms: dict[str, _Followed] = field(default_factory=dict)
     #: How many rooms the class has (the newest :data:`MAX_CLASS_ROOMS` of them are followed).
     total: int = 0
