@@ -55,6 +55,7 @@ from laspoly.engine.state import (
     TradeOffer,
     check_player_count,
     clean_name,
+    name_key,
 )
 from laspoly.engine.turns import Turns
 from laspoly.errors import IllegalActionError, SetupError
@@ -98,7 +99,7 @@ class Game(Turns):
             raise SetupError(f"players must be a count or a list of names, not {type(names).__name__}")
         check_player_count(len(names))
         names = [clean_name(n) for n in names]
-        if len({n.casefold() for n in names}) != len(names):
+        if len({name_key(n) for n in names}) != len(names):
             raise SetupError("players' names must differ")
         if max_rounds is not None and (isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1):
             raise SetupError(f"max_rounds must be a positive whole number, not {max_rounds!r}")

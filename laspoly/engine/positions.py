@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from laspoly.engine.chance import Chance, parse_dice_script
 from laspoly.engine.position_checks import Problems, impossibilities, show
-from laspoly.engine.state import BUY, TRAVEL, TURN, Phase, TradeOffer, check_player_count, clean_name
+from laspoly.engine.state import BUY, TRAVEL, TURN, Phase, TradeOffer, check_player_count, clean_name, name_key
 from laspoly.errors import LaspolyError, PositionError, SetupError
 from laspoly.rules.board import Board
 from laspoly.rules.options import SPECS
@@ -328,7 +328,7 @@ def _read_players(p: Problems, raw: Any, start_money: int, board: Board) -> list
         p.add("players", str(exc))
         return []
     out = [_read_player(p, f"players[{k}]", entry, start_money, board) for k, entry in enumerate(raw)]
-    if len({d["name"].casefold() for d in out}) != len(out):
+    if len({name_key(d["name"]) for d in out}) != len(out):
         p.add("players", "players' names must differ")
     return out
 

@@ -19,7 +19,7 @@ from panel.viewable import Viewer
 
 from laspoly.classes import ClassData, find_class, open_class
 from laspoly.engine.game import Game
-from laspoly.rooms import join_room, new_owner_key, open_room, owner_link
+from laspoly.rooms import join_room, new_owner_key, open_room, owner_link, unplayed_page
 from laspoly.store import Store, StoreError, default_url, open_store
 from laspoly.table import PERSON
 from laspoly.ui.board import BoardFigure
@@ -300,6 +300,21 @@ def _arg(name: str) -> str:
     return values[0].decode("utf-8", "replace")[:100]
 
 
+def _has_arg(name: str) -> bool:
+    """True if the address names ``name`` at all, even empty (``?class=CODE&teacher=``)."""
+    return name in (pn.state.session_args or {})
+
+
+def _client() -> str:
+    """The address of the device this session serves ("" when unknown), to hold off one that keeps guessing keys."""
+    context = getattr(pn.state.curdoc, "session_context", None)
+    request = getattr(context, "request", None)
+    try:
+        return str(getattr(request, "remote_ip", "") or "")
+    except Exception:  # a request without the address: every unknown device shares one count
+        return ""
+
+
 def _serve_stylesheets_locally() -> None:
     """Point this session's Panel stylesheets at the server, never at Panel's CDN.
 
@@ -327,16 +342,19 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     """The dashboard for one browser session: the room in its URL, or a new room; or a class's teacher page.
 
     ``?room=ID&seat=TOKEN`` opens a seat, ``?room=ID&view=TOKEN`` the spectator's
-    view (the projector's page, with no controls); ``me=KEY`` is the browser's owner key (its "My games").  Without a
-    room, a new game starts in a new room and the URL is updated so that a reload
-    or a restart of the server resumes it.  ``?class=CODE`` starts that new game
-    in a class; ``?class=CODE&teacher=KEY`` is the class's teacher page.
+    view (the projector's page, with no controls); ``me=KEY`` is the browser's owner key (its "My games"), taken
+    only when the server issued it and it owns that room (:func:`~laspoly.rooms.adopt_owner_key`).  Without a
+    room, a new game starts in a new room with a new key, and the URL is updated so that a reload
+    or a restart of the server resumes it; the room is stored at its first decision.  ``?class=CODE`` starts that
+    new game in a class; ``?class=CODE&teacher=KEY`` is the class's teacher page (an empty key is refused).
     """
     _serve_stylesheets_locally()
     store = shared_store(db_url or os.environ.get("LASPOLY_DB") or default_url())
     room, secret, me = _arg("room"), _arg("seat") or _arg("view"), _arg("me") or None
     code, teacher = _arg("class"), _arg("teacher")
     note = ""
+    if room and secret and unplayed_page(store, room, secret, me):
+        room = ""  # the address of a page nobody played (its room was never stored): a new game, as then
     if room and secret:
         try:
             table = join_room(store, room, secret, owner_key=me)
@@ -344,9 +362,9 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
             return Dashboard(model) if model.can_drive else ProjectorView(model)
         except StoreError as exc:
             note = tr("msg.bad_link", error=exc)
-    if code and teacher:
+    if code and _has_arg("teacher"):
         try:
-            record = open_class(store, code, teacher)
+            record = open_class(store, code, teacher, client=_client())
             return TeacherView(ClassData(store, record.code, teacher), record)
         except StoreError as exc:
             return pn.Column(pn.pane.HTML(f"<h2>Las Poly</h2><p>{esc(tr('class.refused', 'en', reason=str(exc)))}</p>"
@@ -358,9 +376,11 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
             class_code, note = record.code, tr("class.joined", "en", name=record.name)
         except StoreError as exc:
             note = tr("class.unknown", "en", reason=str(exc))
-    me = me or new_owner_key()
+    if me and not room:
+        logging.getLogger("laspoly.rooms").warning("refused: an owner key in an address without its game: a new key is made")
+    me = new_owner_key()  # never one from the address: a chosen or handed-on key would share this browser's games
     table = open_room(store, Game(["Ana", "Bot 1", "Bot 2"], seed=7, max_rounds=200), [PERSON, "basic", "basic"], me,
-                      class_code=class_code)
+                      class_code=class_code, stored=False)
     model = GameModel(table=table, lang=table.lang, message=note, odds=_lesson())
     query = with_lesson(owner_link(me, table.room_id), model.odds)
     if _serving():
