@@ -69,10 +69,12 @@ postgres:
 	  fi; \
 	fi
 
-## test: install laspoly with the test extras (and Chromium and PostgreSQL), run ruff, mypy and the whole suite,
+## test: install laspoly with the test extras (and Chromium and PostgreSQL), run ruff, the import contracts, mypy
+##       and the whole suite,
 ##       then the engine's tests again against the compiled build (make test-compiled)
 test: $(VENV)/.test-installed chromium postgres
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
+	$(BIN)/lint-imports
 	$(MAKE) --no-print-directory -j2 --output-sync=target typecheck compiled-when-possible
 	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
 	$(MAKE) --no-print-directory test-compiled
@@ -118,9 +120,11 @@ smoke: $(VENV)/.test-installed
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
 	$(BIN)/python -m pytest -q -m "not slow and not browser" $(SMOKE)
 
-## lint: ruff, and mypy --strict on the engine, rules, errors and bots (settings in pyproject.toml)
+## lint: ruff, the import contracts (lint-imports) and mypy --strict on the engine, rules, errors, chain, bots and
+##       analysis (settings in pyproject.toml)
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 
 ## soak: 100,000 checked bot games across presets and seeds, and all 800 pinned seeded games on both builds

@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import laspoly
-from laspoly.bots.basic import make_bot
+from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_game
 from laspoly.engine.game import Game
 

@@ -21,11 +21,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from laspoly import cli_args as T
-from laspoly.bots.basic import DEFAULT_BOT, make_bot
+from laspoly.bots.registry import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_game
+from laspoly.engine.compiled import build_name
 from laspoly.engine.events import RESULT_LINES, default_names
 from laspoly.engine.game import Game
-from laspoly.engine.native import build_name
 from laspoly.errors import LaspolyError
 from laspoly.extras import require
 from laspoly.record import load_game, save_game
@@ -76,7 +76,7 @@ def _new_game(args: argparse.Namespace) -> Game:
 
 def _game_from_position(args: argparse.Namespace) -> Game:
     """The game of a shipped demonstration or a position file: it brings its own players, rules and dice."""
-    from laspoly.positions import game_from
+    from laspoly.position_files import game_from
 
     clashing = [flag for flag, value in (("--players", args.players), ("--names", args.names), ("--variant", args.variant),
                                         ("--rule", args.rule), ("--dice", args.dice)) if value]
@@ -87,7 +87,7 @@ def _game_from_position(args: argparse.Namespace) -> Game:
 
 def cmd_positions(args: argparse.Namespace) -> int:
     """One line per shipped demonstration position: its id and title."""
-    from laspoly.positions import demonstrations
+    from laspoly.position_files import demonstrations
 
     for demo in demonstrations(args.lang):
         print(f"{demo.id}  {demo.title}")
@@ -118,7 +118,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"{path.name}: a valid board '{board.id}' with {board.size} fields and {sum(len(d) for d in board.decks.values())} cards")
         return 0
     if b"laspoly-position" in head:
-        from laspoly.positions import load_position, position_summary
+        from laspoly.position_files import load_position, position_summary
 
         print(f"{path.name}: {position_summary(load_position(path))}")
         return 0

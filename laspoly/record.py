@@ -1,6 +1,6 @@
 """Save, load and replay games as versioned JSON: the setup, then every action.
 
-A game started from a position (:mod:`laspoly.engine.positions`) records that
+A game started from a position (:mod:`laspoly.engine.position_format`) records that
 position in its setup, and its replay starts from it.
 
 A save file never holds code: it is read with :func:`json.loads` and every

@@ -66,7 +66,7 @@ def _one_clear_line(out: subprocess.CompletedProcess[str], extra: str) -> None:
 
 def test_the_base_modules_import_without_any_optional_library(tmp_path: Path) -> None:
     code = (
-        "import sys, laspoly, laspoly.engine.game, laspoly.bots.runner, laspoly.record, laspoly.positions, laspoly.cli\n"
+        "import sys, laspoly, laspoly.engine.game, laspoly.bots.runner, laspoly.record, laspoly.position_files, laspoly.cli\n"
         "import laspoly.analysis.markov, laspoly.analysis.landings, laspoly.analysis.simulate, laspoly.analysis.soak\n"
         "import laspoly.analysis.figures, laspoly.analysis.odds, laspoly.analysis.stats, laspoly.analysis.trades\n"
         f"print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in {OPTIONAL!r})))"

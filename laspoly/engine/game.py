@@ -20,7 +20,7 @@ carry on once it is paid.
 
 The class is built in layers, each a module of its own and each knowing only
 the ones below it: :mod:`~laspoly.engine.state` (the data types),
-:mod:`~laspoly.engine.position` (the attributes and the questions asked of them),
+:mod:`~laspoly.engine.base` (the attributes and the questions asked of them),
 :mod:`~laspoly.engine.wording`, :mod:`~laspoly.engine.legality`,
 :mod:`~laspoly.engine.payments`, :mod:`~laspoly.engine.turns`, and here the
 decisions, the auctions and the set-up.
@@ -33,6 +33,7 @@ from typing import Any
 
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
+from laspoly.engine import position_format
 from laspoly.engine.actions import EndTurn, Roll  # named directly: the compiled build then checks a type natively
 from laspoly.engine.chance import Chance, parse_dice_script
 from laspoly.engine.events import BANK
@@ -40,7 +41,7 @@ from laspoly.engine.native import mypyc_attr
 from laspoly.engine.observation import Observation
 from laspoly.engine.state import (
     AUCTION,
-    BUY,
+    BUYING,
     DEBT,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -64,7 +65,7 @@ from laspoly.rules.options import RuleOptions
 from laspoly.rules.presets import Preset, load_preset
 
 __all__ = [
-    "AUCTION", "BUY", "DEBT", "MAX_PLAYERS", "MIN_PLAYERS", "OVER", "TRAVEL", "TURN",
+    "AUCTION", "BUYING", "DEBT", "MAX_PLAYERS", "MIN_PLAYERS", "OVER", "TRAVEL", "TURN",
     "Auction", "Debt", "Game", "Phase", "Player", "TradeOffer", "check_player_count", "clean_name",
 ]
 
@@ -117,16 +118,12 @@ class Game(Turns):
 
     @classmethod
     def from_position(cls, data: Any, *, record_events: bool = True, keep_history: bool = True) -> Game:
-        """A game that plays on from a position (:mod:`~laspoly.engine.positions`); a bad one raises PositionError."""
-        from laspoly.engine.positions import game_from_position  # positions builds on this module
-
-        return game_from_position(cls, data, record_events=record_events, keep_history=keep_history)
+        """A game that plays on from a position (:mod:`~laspoly.engine.position_format`); a bad one raises PositionError."""
+        return position_format.game_from_position(cls, data, record_events=record_events, keep_history=keep_history)
 
     def set_position(self, data: Any) -> None:
         """Replace the whole state by a position, as python-chess's ``Board.set_fen`` does; a bad one changes nothing."""
-        from laspoly.engine.positions import set_position
-
-        set_position(self, data)
+        position_format.set_position(self, data)
 
     # ------------------------------------------------------------ setup
 

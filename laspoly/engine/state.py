@@ -19,7 +19,7 @@ class Phase(StrEnum):
     """What the game waits for: a turn's decisions, a purchase, a train journey, bids, a debt, or nothing."""
 
     TURN = "turn"
-    BUY = "buy"
+    BUYING = "buy"
     TRAVEL = "travel"
     AUCTION = "auction"
     DEBT = "debt"
@@ -28,7 +28,7 @@ class Phase(StrEnum):
 
 # Final: the compiled build reads each from a C static, not from the module's dict, in every decision
 TURN: Final[Phase] = Phase.TURN
-BUY: Final[Phase] = Phase.BUY
+BUYING: Final[Phase] = Phase.BUYING
 TRAVEL: Final[Phase] = Phase.TRAVEL
 AUCTION: Final[Phase] = Phase.AUCTION
 DEBT: Final[Phase] = Phase.DEBT
@@ -37,7 +37,7 @@ OVER: Final[Phase] = Phase.OVER
 Continuation = Literal["after_landing", "end_move", "prison_move", "collect_next", "resume"]
 #: What follows an auction (C2, C8): the landing's aftermath, the next turn, or the suspended phase.
 AfterAuction = Literal["after_landing", "next_turn", "resume"]
-MANAGING = (TURN, BUY, TRAVEL)  # phases in which the current player may build, sell, mortgage
+MANAGING = (TURN, BUYING, TRAVEL)  # phases in which the current player may build, sell, mortgage
 MAX_NAME = 40
 HOUSES, HOTELS = 32, 12  # the bank's supply with the building_shortage option
 MIN_PLAYERS, MAX_PLAYERS = 2, 8

@@ -17,7 +17,7 @@ import param
 from panel.viewable import Viewer
 
 from laspoly.engine import actions as A
-from laspoly.engine.game import AUCTION, BUY, DEBT, TRAVEL, TURN
+from laspoly.engine.game import AUCTION, BUYING, DEBT, TRAVEL, TURN
 from laspoly.ui.common import (
     BUTTON_CSS,
     FOCUS_CSS,
@@ -256,7 +256,7 @@ class ControlsView(Viewer):
             set_(button, cls)
         for button, cls in ((self.buy, A.Buy), (self.decline, A.DeclineBuy)):
             set_(button, cls)
-            assign(button, visible=g.phase == BUY)
+            assign(button, visible=g.phase == BUYING)
         for button, cls in ((self.fine, A.PayFine), (self.jail_card, A.UseJailCard)):
             set_(button, cls)
             assign(button, visible=any(p.in_prison for p in g.players if m.is_person(p.index)))
@@ -288,7 +288,7 @@ class ControlsView(Viewer):
         """Buy shows the price, the train its fare, the fine its amount, Roll a prisoner's tries left, a claim its rent."""
         m, g = self.model, self.model.game
         who = m.person_to_move
-        self._stake(self.buy, g.money(g.fields[g.pending_field].price) if g.phase == BUY and g.pending_field >= 0 else None)
+        self._stake(self.buy, g.money(g.fields[g.pending_field].price) if g.phase == BUYING and g.pending_field >= 0 else None)
         station = self.station.value
         fare = (g.train_fare(g.players[g.actor].pos, station)
                 if g.phase == TRAVEL and station is not None and station in g.stations and station != g.players[g.actor].pos else None)
@@ -343,7 +343,7 @@ class ControlsView(Viewer):
             return m.t("table.hint.debt", amount=g.money(g.debt.total))
         if g.phase == AUCTION and g.auction is not None:
             return m.t("table.hint.auction", field=g.field_name(g.auction.field, lang), high=g.money(g.auction.high))
-        if g.phase == BUY and g.pending_field >= 0:
+        if g.phase == BUYING and g.pending_field >= 0:
             return m.t("table.hint.buy", field=g.field_name(g.pending_field, lang), price=g.money(g.fields[g.pending_field].price))
         if g.phase == TRAVEL:
             return m.t("table.hint.travel")

@@ -23,7 +23,7 @@ from laspoly.classes import NewClass
 from laspoly.engine.chance import parse_dice_script
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
-from laspoly.positions import demonstrations, dumps_position
+from laspoly.position_files import demonstrations, dumps_position
 from laspoly.ui.common import BUTTON_CSS, TabView, base_url, esc, guarded
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel

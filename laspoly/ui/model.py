@@ -23,16 +23,16 @@ from typing import Any
 
 import param
 
-from laspoly.bots.basic import DEFAULT_BOT, make_bot
+from laspoly.bots.registry import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import play_bot_turns
 from laspoly.classes import NewClass
 from laspoly.csv_export import write_csv
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
-from laspoly.engine.game import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Game, check_player_count
-from laspoly.engine.positions import position_of
+from laspoly.engine.game import AUCTION, BUYING, DEBT, OVER, TRAVEL, TURN, Game, check_player_count
+from laspoly.engine.position_format import position_of
 from laspoly.errors import LaspolyError, SetupError
-from laspoly.positions import load_demonstration
+from laspoly.position_files import load_demonstration
 from laspoly.predict import Guess
 from laspoly.record import game_from_json, game_to_dict, new_game_from_setup
 from laspoly.rules.options import parse_rule_args
@@ -504,7 +504,7 @@ class GameModel(param.Parameterized):
         g = self.game
         if g.is_over:
             return self.t("status.won_cap" if g.end_reason == "net_worth" else "status.won_last", name=g.players[g.winner].name)
-        phase = {TURN: "play", BUY: "buy", TRAVEL: "travel", AUCTION: "auction", DEBT: "debt", OVER: "play"}[g.phase]
+        phase = {TURN: "play", BUYING: "buy", TRAVEL: "travel", AUCTION: "auction", DEBT: "debt", OVER: "play"}[g.phase]
         return self.t(f"status.{phase}", round=g.round, turn=g.turns, name=g.players[g.actor].name)
 
     def describe(self, action: A.Action) -> str:

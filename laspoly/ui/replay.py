@@ -20,8 +20,8 @@ import param
 
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
-from laspoly.engine.positions import position_of
-from laspoly.positions import dumps_position
+from laspoly.engine.position_format import position_of
+from laspoly.position_files import dumps_position
 from laspoly.record import new_game_from_setup
 from laspoly.table import LocalTable
 from laspoly.ui.board import BoardFigure

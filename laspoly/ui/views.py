@@ -16,7 +16,7 @@ import panel as pn
 import param
 from panel.viewable import Viewer
 
-from laspoly.bots.basic import DEFAULT_OPPONENT
+from laspoly.bots.registry import DEFAULT_OPPONENT
 from laspoly.engine.events import default_names
 from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from laspoly.record import MAX_SAVE_BYTES
