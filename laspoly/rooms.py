@@ -64,8 +64,7 @@ def open_room(store: Store, game: Game, seats: Sequence[str], owner_key: str, la
                             seat_tokens=tuple(seat_token(owner_key, room_id, i) for i in range(len(seats))),
                             spectator_token=seat_token(owner_key, room_id, "view"),
                             joined=tuple(i == first for i in range(len(seats))))
-    for k, action in enumerate(game.history):
-        store.append(room_id, k, action.as_dict())
+    store.append_many(room_id, [action.as_dict() for action in game.history])  # a loaded game's log: one transaction
     if class_code is not None:
         store.add_to_class(class_code, room_id)
     return RoomTable(store, new.room, game, seat=first, owner_key=owner_key, class_code=class_code)
