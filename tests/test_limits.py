@@ -216,3 +216,69 @@ def test_the_page_s_dropper_sends_a_whole_save_file_as_one_chunk_and_the_server_
     view.load.param.trigger("refused")
     view.load.refused = "huge.json"
     assert "save files are limited to 5 MB" in view.note.object
+
+
+# ------------------------------------------------------------------ the rate limits on the page's entry
+
+
+@pytest.fixture()
+def client(monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """A page's request as the app sees it: the client's address and the link's arguments, with fresh limits."""
+    from laspoly.ui import app
+
+    request: dict[str, Any] = {"address": "192.168.1.20", "args": {}}
+    monkeypatch.setattr(app, "_client_address", lambda: request["address"])
+    monkeypatch.setattr(app, "_arg", lambda name: request["args"].get(name, ""))
+    monkeypatch.setattr(app, "SESSIONS", RateLimit(burst=3, per_minute=6, clock=Clock()))
+    monkeypatch.setattr(app, "CLASS_JOINS", RateLimit(burst=2, per_minute=6, clock=Clock()))
+    return request
+
+
+def test_new_pages_past_a_client_s_limit_get_a_page_that_says_to_wait_and_one_log_line_each(
+        client: dict[str, Any], caplog: pytest.LogCaptureFixture) -> None:
+    from laspoly.ui.app import over_rate_limit
+
+    with caplog.at_level(logging.WARNING, logger="laspoly.limits"):
+        outcomes = [over_rate_limit() for _ in range(5)]
+    assert outcomes[:3] == [None, None, None]
+    page = outcomes[3]
+    assert page is not None
+    text = " ".join(str(o.object) for o in page.objects)
+    assert "Too many new pages from this computer at once. Wait 10 s, then reload the page." in text
+    assert "Demasiadas páginas nuevas" in text
+    assert [r.getMessage() for r in caplog.records] == ["refused: too many new pages from 192.168.1.20"] * 2
+    client["address"] = "192.168.1.21"  # the next student's computer is not held back
+    assert over_rate_limit() is None
+
+
+def test_class_links_have_a_limit_of_their_own_and_a_teacher_s_page_is_not_a_join(
+        client: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> None:
+    from laspoly.ui import app
+    from laspoly.ui.app import over_rate_limit
+
+    monkeypatch.setattr(app, "SESSIONS", RateLimit(burst=10, per_minute=6, clock=Clock()))
+    client["args"] = {"class": "ABC123"}
+    assert over_rate_limit() is None and over_rate_limit() is None
+    page = over_rate_limit()
+    assert page is not None and "Too many class links" in str(page.objects[0].object)
+    client["args"] = {"class": "ABC123", "teacher": "key"}
+    assert over_rate_limit() is None
+
+
+def test_the_server_s_own_machine_opens_as_many_pages_as_it_likes(client: dict[str, Any]) -> None:
+    from laspoly.ui.app import over_rate_limit
+
+    client["address"] = "127.0.0.1"
+    assert all(over_rate_limit() is None for _ in range(20))
+
+
+def test_a_refused_page_stores_no_room(client: dict[str, Any], tmp_path: Path) -> None:
+    from laspoly.ui.app import build_app
+
+    url = f"sqlite:///{tmp_path / 'rooms.db'}"
+    for _ in range(3):
+        build_app(url)
+    refused = build_app(url)
+    assert "Too many new pages" in str(refused.objects[0].object)  # type: ignore[union-attr]
+    with sqlite3.connect(tmp_path / "rooms.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM rooms").fetchone()[0] == 3
