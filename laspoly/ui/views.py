@@ -22,6 +22,7 @@ from laspoly.engine.events import default_names
 from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from laspoly.record import MAX_SAVE_BYTES
 from laspoly.table import PERSON
+from laspoly.ui import inputs
 from laspoly.ui.common import (
     BUTTON_CSS,
     FOCUS_CSS,
@@ -218,15 +219,15 @@ class SetupView(Viewer):
         self.lang = pn.widgets.Select(options=LANGUAGES, value=m.lang, width=140, stylesheets=[FOCUS_CSS])
         self.lang.param.watch(lambda *_: self._placeholders(), "value")
         self.rules = pn.widgets.TextInput(placeholder="jail_exit=any_die_3", width=420, stylesheets=[FOCUS_CSS])
-        self.count = pn.widgets.IntSlider(start=MIN_PLAYERS, end=MAX_PLAYERS, value=3, width=220, stylesheets=[FOCUS_CSS])
+        self.count = inputs.IntSlider(start=MIN_PLAYERS, end=MAX_PLAYERS, value=3, width=220, stylesheets=[FOCUS_CSS])
         self.names = [pn.widgets.TextInput(value=name, max_length=40, width=220, stylesheets=[FOCUS_CSS])
                       for name in DEFAULT_NAMES[:MAX_PLAYERS]]
         self.seat_kinds = [pn.widgets.Select(options=seat_options(m), value=PERSON if i == 0 else DEFAULT_OPPONENT, width=160, stylesheets=[FOCUS_CSS])
                            for i in range(MAX_PLAYERS)]
-        self.seed = pn.widgets.IntInput(value=new_seed(), start=0, width=140, stylesheets=[FOCUS_CSS])  # random; the cards show it for a replay
+        self.seed = inputs.IntInput(value=new_seed(), start=0, width=140, stylesheets=[FOCUS_CSS])  # random; the cards show it for a replay
         self.dice = pn.widgets.TextInput(width=300, stylesheets=[FOCUS_CSS])
-        self.rounds = pn.widgets.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
-        self.minutes = pn.widgets.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
+        self.rounds = inputs.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
+        self.minutes = inputs.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
         self.start = pn.widgets.Button(color="primary", stylesheets=[BUTTON_CSS])
         self.note = pn.pane.HTML()
         self.rows = pn.Column()
