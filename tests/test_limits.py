@@ -211,6 +211,10 @@ def test_the_page_s_dropper_sends_a_whole_save_file_as_one_chunk_and_the_server_
     from laspoly.ui.views import FilesView
 
     view = FilesView(model=GameModel())
+    import panel as pn
+    from bokeh.document import Document
+
+    pn.panel(view).get_root(Document())  # the page's model is made: the server's own parameters stay on the server
     assert view.load.limit == MAX_SAVE_BYTES and view.load.chunk_size > MAX_SAVE_BYTES
     assert limits.WEBSOCKET_MAX_MESSAGE_BYTES > 4 * view.load.limit / 3
     view.load.param.trigger("refused")

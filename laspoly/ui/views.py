@@ -294,6 +294,8 @@ class SaveFileDropper(pn.widgets.FileDropper):
     limit = param.Integer(default=MAX_SAVE_BYTES, bounds=(1, None), doc="The most bytes of one upload kept on the server.")
     refused = param.String(default="", doc="The name of the last upload dropped for being over the limit.")
 
+    _rename = {**pn.widgets.FileDropper._rename, "limit": None, "refused": None}  # the server's own: never sent to the page
+
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         self._received = 0
