@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import logging
 from importlib import resources
-from typing import Any
+from typing import Any, ClassVar
 
 import panel as pn
 import param
@@ -294,7 +294,7 @@ class SaveFileDropper(pn.widgets.FileDropper):
     limit = param.Integer(default=MAX_SAVE_BYTES, bounds=(1, None), doc="The most bytes of one upload kept on the server.")
     refused = param.String(default="", doc="The name of the last upload dropped for being over the limit.")
 
-    _rename = {**pn.widgets.FileDropper._rename, "limit": None, "refused": None}  # the server's own: never sent to the page
+    _rename: ClassVar[dict[str, str | None]] = {**pn.widgets.FileDropper._rename, "limit": None, "refused": None}  # the server's own: never sent to the page
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
