@@ -11,6 +11,7 @@ import http.client
 import os
 import re
 import socket
+import sqlite3
 import struct
 import subprocess
 import time
@@ -75,7 +76,7 @@ def test_a_save_file_of_the_limit_fits_in_one_websocket_message_even_base64_enco
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, int, Path]]:
-    """``laspoly serve`` on a free loopback port: (port, process id, log file)."""
+    """``laspoly serve`` on a free loopback port: (port, process id, log file); its database is ``rooms.db`` beside the log."""
     from conftest import start_server
 
     folder = tmp_path_factory.mktemp("hosts")
@@ -131,12 +132,21 @@ def _rss_kb(pid: int) -> int:
     return 0
 
 
+def _rooms(log: Path) -> int:
+    with sqlite3.connect(log.parent / "rooms.db") as db:
+        return int(db.execute("SELECT COUNT(*) FROM rooms").fetchone()[0])
+
+
 @pytest.mark.slow
-def test_a_page_asked_for_under_another_host_name_is_refused_with_403_and_logged(served: tuple[int, int, Path]) -> None:
+def test_a_page_asked_for_under_another_host_name_is_refused_with_403_logged_and_stores_nothing(
+        served: tuple[int, int, Path]) -> None:
     port, _, log = served
-    status, body = _page(port, f"evil.example:{port}")
-    assert status == 403 and "Las Poly" not in body
+    rooms = _rooms(log)
+    for _ in range(5):
+        status, body = _page(port, f"evil.example:{port}")
+        assert status == 403 and "Las Poly" not in body
     assert f"refused: a request for host 'evil.example:{port}'" in log.read_text()
+    assert _rooms(log) == rooms  # no session was made, so no room
 
 
 @pytest.mark.slow
