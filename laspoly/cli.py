@@ -248,13 +248,18 @@ def cmd_serve(args: argparse.Namespace) -> int:
     check_can_listen(args.address, args.port)  # before anything is printed: a taken port is one error line
     import panel as pn
 
+    from laspoly.limits import WEBSOCKET_MAX_MESSAGE_BYTES
+    from laspoly.serving import ServedHostsOnly, allowed_hosts
     from laspoly.ui.app import session_app
 
     quiet_closed_connection_warnings()
     tune_collector()
+    # only these names reach the server (anything else: 403), and a page's websocket must come from one of them
+    hosts = allowed_hosts(args.address, args.port, extra=args.allow_websocket_origin or ())
     print(f"Serving the Las Poly dashboard at http://{args.address}:{args.port}/ (Ctrl+C stops it)", flush=True)
     pn.serve(session_app, port=args.port, address=args.address, show=args.show, title="Las Poly",
-             websocket_origin=args.allow_websocket_origin or [f"{args.address}:{args.port}", f"localhost:{args.port}"])
+             websocket_origin=hosts, auth_provider=ServedHostsOnly(hosts),
+             websocket_max_message_size=WEBSOCKET_MAX_MESSAGE_BYTES)
     return 0
 
 
@@ -369,7 +374,7 @@ def _add_run_commands(sub: Any) -> None:
     serve.add_argument("--address", default="localhost", help="address to listen on (0.0.0.0: every network)")
     serve.add_argument("--show", action="store_true", help="open a browser")
     serve.add_argument("--allow-websocket-origin", action="append", type=T.origin, metavar="HOST:PORT",
-                       help="another origin allowed to connect, as the browser shows it (repeatable)")
+                       help="another host name the server answers to, as the browser shows it (repeatable); any other gets 403")
     serve.set_defaults(func=cmd_serve)
 
 

@@ -123,8 +123,7 @@ def _store_room(store: Store, room: Room, owner_key: str, game: Game, class_code
                             seat_tokens=tuple(seat_token(owner_key, room.id, i) for i in range(len(room.seats))),
                             spectator_token=seat_token(owner_key, room.id, "view"),
                             joined=tuple(s.joined for s in room.seats))
-    for k, action in enumerate(game.history):
-        store.append(room.id, k, action.as_dict())
+    store.append_many(room.id, [action.as_dict() for action in game.history])  # a loaded game's log: one transaction
     if class_code is not None:
         store.add_to_class(class_code, room.id)
     return new.room

@@ -8,6 +8,7 @@ browsers never share a game.
 from __future__ import annotations
 
 import logging
+import math
 import os
 from functools import lru_cache
 from typing import Any
@@ -19,6 +20,7 @@ from panel.viewable import Viewer
 
 from laspoly.classes import ClassData, find_class, open_class
 from laspoly.engine.game import Game
+from laspoly.limits import CLASS_JOINS, SESSIONS, client_limited
 from laspoly.rooms import join_room, new_owner_key, open_room, owner_link, unplayed_page
 from laspoly.store import Store, StoreError, default_url, open_store
 from laspoly.table import PERSON
@@ -338,6 +340,34 @@ def _lesson() -> bool:
     return _arg("lesson").lower() in ("1", "true", "yes", "on")
 
 
+def _client_address() -> str | None:
+    """The address of the browser this session serves (None outside a server)."""
+    context = getattr(pn.state.curdoc, "session_context", None)
+    request = getattr(context, "request", None)
+    address = getattr(request, "remote_ip", None) if request is not None else None
+    return address if isinstance(address, str) else None
+
+
+def over_rate_limit() -> pn.Column | None:
+    """A page saying to wait, when this browser's computer opened too many pages, or class links, too fast; else None.
+
+    Each new page takes one of the client's :data:`~laspoly.limits.SESSIONS`, and
+    a student's class link one of its :data:`~laspoly.limits.CLASS_JOINS`
+    (:mod:`laspoly.limits`), before anything is stored.  The server's own machine
+    is never limited.  Each refusal is logged as one line.
+    """
+    address = _client_address()
+    joins = bool(_arg("class")) and not _arg("teacher")
+    for limit, key, what, applies in ((SESSIONS, "limit.sessions", "new pages", True),
+                                      (CLASS_JOINS, "limit.class_joins", "class links opened", joins)):
+        if applies and client_limited(limit, address):
+            seconds = max(1, math.ceil(limit.wait(address or "")))
+            logging.getLogger("laspoly.limits").warning("refused: too many %s from %s", what, address)
+            return pn.Column(pn.pane.HTML(f"<h2>Las Poly</h2><p>{esc(tr(key, 'en', seconds=seconds))}</p>"
+                                          f"<p>{esc(tr(key, 'es', seconds=seconds))}</p>"))
+    return None
+
+
 def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherView | pn.Column:
     """The dashboard for one browser session: the room in its URL, or a new room; or a class's teacher page.
 
@@ -349,6 +379,9 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     new game in a class; ``?class=CODE&teacher=KEY`` is the class's teacher page (an empty key is refused).
     """
     _serve_stylesheets_locally()
+    refused = over_rate_limit()  # before anything is stored
+    if refused is not None:
+        return refused
     store = shared_store(db_url or os.environ.get("LASPOLY_DB") or default_url())
     room, secret, me = _arg("room"), _arg("seat") or _arg("view"), _arg("me") or None
     code, teacher = _arg("class"), _arg("teacher")
