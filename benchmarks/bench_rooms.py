@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from laspoly.bots.basic import make_bot
+from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_game
 from laspoly.engine.game import Game
 from laspoly.limits import ROOM_MAX_ACTIONS

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from test_browser import _button, _errors, _open, _tab
 
-from laspoly.bots.basic import make_bot
+from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_game
 from laspoly.engine.game import Game
 from laspoly.record import game_to_dict

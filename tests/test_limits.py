@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from laspoly import limits
-from laspoly.bots.basic import make_bot
+from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_game
 from laspoly.engine.game import Game
 from laspoly.limits import ROOM_MAX_ACTIONS, RateLimit, client_limited, is_loopback
