@@ -115,7 +115,8 @@ def game_from_dict(data: Any, max_actions: int = MAX_ACTIONS) -> Game:
         raise SaveFileError(f"the save file's actions must be a list of at most {max_actions}")
     if len(actions) > max_actions:
         raise TooManyActions(len(actions), max_actions)
-    game = replay(data.get("setup"), actions)
+    setup: Any = data.get("setup")  # checked by the set-up's own reader
+    game = replay(setup, actions)
     digest = data.get("digest")
     if digest is not None and digest != game.digest():
         raise SaveFileError("the save file's digest does not match its replay: the file was altered or is damaged")
