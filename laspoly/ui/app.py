@@ -18,10 +18,9 @@ from bokeh.models import TabPanel
 from panel.viewable import Viewer
 
 from laspoly.classes import ClassData, find_class, open_class
-from laspoly.engine.game import Game
+from laspoly.errors import SetupError
 from laspoly.rooms import join_room, new_owner_key, open_room, owner_link
 from laspoly.store import Store, StoreError, default_url, open_store
-from laspoly.table import PERSON
 from laspoly.ui.board import BoardFigure
 from laspoly.ui.common import BUTTON_CSS, LANGUAGES, TabView, esc
 from laspoly.ui.common import is_served as _serving
@@ -30,7 +29,7 @@ from laspoly.ui.demonstrations import DemonstrationsView
 from laspoly.ui.guessing import GuessView
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import InviteView, MyGamesView
-from laspoly.ui.model import GameModel, with_lesson
+from laspoly.ui.model import GameModel, check_seed, default_game, with_lesson
 from laspoly.ui.odds import OddsView, board_overlay
 from laspoly.ui.presentation import ProjectorView
 from laspoly.ui.probability import ProbabilityView
@@ -323,6 +322,17 @@ def _lesson() -> bool:
     return _arg("lesson").lower() in ("1", "true", "yes", "on")
 
 
+def _asked_seed() -> tuple[int | None, str]:
+    """``?seed=N``: the seed a new game should reproduce (None: draw a fresh one), and why a bad one was not taken."""
+    text = _arg("seed")
+    if not text:
+        return None, ""
+    try:
+        return check_seed(text), ""
+    except SetupError as exc:
+        return None, str(exc)
+
+
 def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherView | pn.Column:
     """The dashboard for one browser session: the room in its URL, or a new room; or a class's teacher page.
 
@@ -359,8 +369,11 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
         except StoreError as exc:
             note = tr("class.unknown", "en", reason=str(exc))
     me = me or new_owner_key()
-    table = open_room(store, Game(["Ana", "Bot 1", "Bot 2"], seed=7, max_rounds=200), [PERSON, "basic", "basic"], me,
-                      class_code=class_code)
+    seed, bad_seed = _asked_seed()
+    game, seats = default_game(seed)
+    if bad_seed:
+        note = " ".join(filter(None, (note, bad_seed, tr("seed.random", seed=game.setup["seed"]))))
+    table = open_room(store, game, seats, me, class_code=class_code)
     model = GameModel(table=table, lang=table.lang, message=note, odds=_lesson())
     query = with_lesson(owner_link(me, table.room_id), model.odds)
     if _serving():
