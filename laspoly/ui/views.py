@@ -36,7 +36,7 @@ from laspoly.ui.common import (
     words,
 )
 from laspoly.ui.i18n import tr
-from laspoly.ui.model import SEED_MAX, GameModel, check_seed, new_seed
+from laspoly.ui.model import GameModel, check_seed, new_seed
 from laspoly.ui.standings import cash_chart, cash_chart_data
 
 
@@ -222,8 +222,9 @@ class SetupView(Viewer):
                       for name in DEFAULT_NAMES[:MAX_PLAYERS]]
         self.seat_kinds = [pn.widgets.Select(options=seat_options(m), value=PERSON if i == 0 else DEFAULT_OPPONENT, width=160, stylesheets=[FOCUS_CSS])
                            for i in range(MAX_PLAYERS)]
-        # a fresh random seed; the cards show it, and typing it here again replays that game
-        self.seed = pn.widgets.IntInput(value=new_seed(), start=0, end=SEED_MAX, width=140, stylesheets=[FOCUS_CSS])
+        # a fresh random seed; the cards show it, and typing it here again replays that game (no upper bound here:
+        # the box would silently clamp a seed that is too large, where starting says why it is refused)
+        self.seed = pn.widgets.IntInput(value=new_seed(), start=0, width=140, stylesheets=[FOCUS_CSS])
         self.dice = pn.widgets.TextInput(width=300, stylesheets=[FOCUS_CSS])
         self.rounds = pn.widgets.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
         self.minutes = pn.widgets.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
