@@ -359,7 +359,8 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     view (the projector's page, with no controls); ``me=KEY`` is the browser's owner key (its "My games").  Without a
     room, a new game starts in a new room and the URL is updated so that a reload
     or a restart of the server resumes it.  ``?class=CODE`` starts that new game
-    in a class; ``?class=CODE&teacher=KEY`` is the class's teacher page.
+    in a class; ``?class=CODE&teacher=KEY`` is the class's teacher page.  A new game draws a fresh seed, unless
+    ``?seed=N`` asks to reproduce one.
     """
     _serve_stylesheets_locally()
     _fit_phones()
