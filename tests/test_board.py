@@ -20,6 +20,7 @@ from laspoly.ui.board import (
     CARD_WIDTH,
     NAME_LINES,
     NAME_WIDTH,
+    NARROW_BELOW,
     BoardFigure,
     Move,
     board_data,
@@ -30,6 +31,7 @@ from laspoly.ui.board import (
     last_move,
     mortgage_data,
     move_marks,
+    picked_text,
     this_turn_card,
     token_data,
     word,
@@ -293,9 +295,42 @@ def test_every_text_and_marker_of_the_figure_scales_with_the_boards_width() -> N
     board = BoardFigure(_model())
     (callback,) = board.figure.js_property_callbacks["change:inner_width"]
     assert isinstance(callback, CustomJS)
-    scaled = {id(glyph) for glyph, _, _ in callback.args["items"]}
+    scaled = {id(item[0]) for item in callback.args["items"]}
     texts = [r.glyph for r in board.figure.renderers if isinstance(r.glyph, Text)]
     assert texts and all(id(t) in scaled for t in texts)
+
+
+def test_a_narrow_board_numbers_its_fields_hides_the_small_print_and_shows_the_tapped_fields_card() -> None:
+    m = _model()
+    board = BoardFigure(m)
+    (callback,) = board.figure.js_property_callbacks["change:inner_width"]
+    assert callback.args["narrow_below"] == NARROW_BELOW
+    assert [(wide, narrow) for _, wide, narrow in callback.args["texts"]] == [("label", "number")]
+    assert board.cells.data["number"][:3] == ["0", "1", "2"]
+    narrow = {id(glyph): small for glyph, _, _, small, _ in callback.args["items"]}
+    hidden = [r for r in board.figure.renderers if isinstance(r.glyph, Text) and narrow[id(r.glyph)] == 0.0]
+    assert {getattr(r.glyph.text, "field", r.glyph.text) for r in hidden} >= {"price", "owner_label", "mortgaged"}  # prices, names: on the card
+    picked = board.centre["picked"]
+    assert picked.data["text"] == ["Tap a field to see its card."]
+    m.selected_field = 1
+    board.show_selected()
+    assert picked.data["text"][0].startswith("1. Fremont Street\nPrice 60 LPD")
+    give(m.game, BEN, "Fremont Street")
+    board.refresh()
+    assert "owned by Ben" in picked.data["text"][0] and "Rent now:" in picked.data["text"][0]
+    m.lang = "es"
+    board.refresh()
+    assert "propiedad de Ben" in picked.data["text"][0]
+
+
+def test_the_tapped_fields_card_names_a_tax_and_a_corner_plainly() -> None:
+    m = _model()
+    g = m.game
+    tax = next(f.index for f in g.fields if f.kind == "tax")
+    m.selected_field = tax
+    assert picked_text(m).startswith(f"{tax}. ") and "Pay " in picked_text(m)
+    m.selected_field = 0
+    assert picked_text(m) == f"0. {g.fields[0].label('en')}"
 
 
 def test_the_figure_is_plain_layers_only_the_cells_light_up_when_a_field_is_selected() -> None:

@@ -47,13 +47,22 @@ def _input(page: Page, label: str, nth: int = 0):  # type: ignore[no-untyped-def
     return page.locator(f".bk-input-group:has(> label:text-is('{label}'))").nth(nth).locator("input, select").first
 
 
+#: The seed of a new page's game in these tests, where Ana rolls first: without one, every page draws its own.
+SEED = 7
+
+
+def _seeded(url: str) -> str:
+    """``url`` asking for the tests' seed when it opens a new game (a room's link opens the room's own game)."""
+    return url if "room=" in url or "seed=" in url else url + ("&" if "?" in url else "?") + f"seed={SEED}"
+
+
 def _open(page: Page, url: str, whole: bool = True) -> None:
-    """Open the dashboard; with ``whole``, wait for the last of the Play tab's pieces (the log) too.
+    """Open the dashboard (a new page's game with the tests' :data:`SEED`); with ``whole``, wait for the log too.
 
     The turn's buttons arrive first and the rest of the tab in later pieces.  ``whole=False`` stops at
     the buttons, for tests of pages closed while the rest is still on its way.
     """
-    page.goto(url, timeout=60_000)
+    page.goto(_seeded(url), timeout=60_000)
     expect(_button(page, "Roll")).to_be_visible(timeout=60_000)
     if whole:
         expect(page.get_by_role("heading", name="Log (newest first)")).to_be_visible(timeout=60_000)

@@ -23,7 +23,7 @@ from laspoly.ui import app
 from laspoly.ui.app import Dashboard
 from laspoly.ui.board import board_data, cell_xy, token_data
 from laspoly.ui.common import assign
-from laspoly.ui.model import GameModel
+from laspoly.ui.model import GameModel, default_game
 from laspoly.ui.probability import ProbabilityView
 from laspoly.ui.timers import Timer
 from laspoly.ui.views import PlayersView
@@ -152,7 +152,7 @@ def test_new_game_with_bad_settings_keeps_the_current_game() -> None:
 
 
 def test_two_models_never_share_a_game() -> None:
-    a, b = Dashboard(), Dashboard()
+    a, b = Dashboard(GameModel(*default_game(seed=7))), Dashboard(GameModel(*default_game(seed=7)))  # the same game twice
     a.model.act(A.Roll(a.model.person_to_move))
     assert a.model.game is not b.model.game and b.model.game.history == []
 
@@ -468,7 +468,7 @@ def test_a_redraw_after_the_game_ended_sends_the_winner_screen_nothing_new() -> 
 
 
 def test_a_closed_dashboard_is_garbage_collected() -> None:
-    d = Dashboard()
+    d = Dashboard(GameModel(*default_game(seed=7)))  # a game whose person rolls first
     ref = weakref.ref(d.model)
     d.model.act(A.Roll(d.model.person_to_move))
     d.close()

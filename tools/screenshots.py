@@ -12,6 +12,11 @@ same views again.  The files are named ``table-WxH-LANG.png`` (the Las Poly
 preset, at 1600x1000, 1024x768, 768x1024 and 1280x720) and
 ``table-PRESET-WxH-LANG.png`` (the others, at 1600x1000), all at a device scale
 factor of 1.5.
+
+The Las Poly position is also opened on phones (a touch screen at 390x844 and
+412x915 upright and 844x390 on its side, device scale factor 2), where a field
+with buildings is tapped so that its card shows in the middle of the board; each
+phone's first screen is saved as ``table-WxH-LANG.png`` too.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -37,6 +43,7 @@ from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.game import TURN, Game
 from laspoly.record import game_to_dict, replay
+from laspoly.ui.board import SIDE, cell_xy
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = "/usr/bin/chromium"
@@ -46,6 +53,9 @@ VIEWPORTS = ((1600, 1000), (1024, 768), (768, 1024), (1280, 720))
 #: Viewports per preset: Las Poly at every size; the classic board (two decks, no pot) at the largest only.
 PRESET_VIEWPORTS = {"laspoly": VIEWPORTS, "classic": VIEWPORTS[:1]}
 SCALE = 1.5
+#: Phones: two upright and one on its side, as a student holds them; the Las Poly preset only.
+PHONES = ((390, 844), (412, 915), (844, 390))
+PHONE_SCALE = 2.0
 NAMES = ["Ana", "Ben", "Cy"]
 TEMPERS = ["hotel", "factory", "greedy"]  # the bots that play the game up to the pictured position
 
@@ -167,6 +177,40 @@ def shoot(page: Page, out: Path, stem: str, lang: str, viewports: tuple[tuple[in
     return paths
 
 
+def tap_field(page: Page, field: int, size: int = 40) -> None:
+    """Tap a field on the board's canvas, as a finger would."""
+    box = page.locator("canvas").first.bounding_box()
+    assert box is not None, "the board is drawn"
+    x, y = cell_xy(field, size)
+    page.touchscreen.tap(box["x"] + box["width"] * x / SIDE, box["y"] + box["height"] * (1 - (y + 0.1) / SIDE))
+
+
+def shoot_phones(browser: Any, room_url: str, out: Path, stem: str, field: int) -> list[Path]:
+    """The room's game on each phone of :data:`PHONES`, in English and Spanish, with ``field`` tapped: the first screen of each."""
+    paths = []
+    for width, height in PHONES:
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=PHONE_SCALE,
+                                      is_mobile=True, has_touch=True)
+        page = context.new_page()
+        try:
+            page.goto(room_url, timeout=60_000)
+            expect(page.get_by_role("heading", name=re.compile(r"^(Log|Registro) \(")).first).to_be_visible(timeout=60_000)
+            for lang, switch, log in (("en", "English", "Log (newest first)"), ("es", "Español", "Registro (lo último primero)")):
+                _button(page, switch).tap()
+                expect(page.get_by_role("heading", name=log)).to_be_visible(timeout=30_000)
+                page.evaluate("window.scrollTo(0, 0)")
+                _settle(page)
+                if lang == "en":  # once: the selection stays when the language changes, and a second tap would clear it
+                    tap_field(page, field)
+                    _settle(page)
+                path = out / f"{stem}-{width}x{height}-{lang}.png"
+                page.screenshot(path=str(path))
+                paths.append(path)
+        finally:
+            context.close()
+    return paths
+
+
 def picture(browser: Any, url: str, preset: str, out: Path, tmp: Path) -> list[Path]:
     """Load a rich position of ``preset``, roll for the person, and shoot it in English and Spanish."""
     game = find_position(preset)
@@ -186,6 +230,9 @@ def picture(browser: Any, url: str, preset: str, out: Path, tmp: Path) -> list[P
         expect(page.get_by_text(f"{NAMES[0]} cogió una carta", exact=False).first).to_be_visible(timeout=30_000)
         _settle(page)
         paths += shoot(page, out, stem, "es", viewports)
+        if preset == "laspoly":
+            built = next(i for i, level in enumerate(game.level) if level)  # a street with houses: its card has the most to show
+            paths += shoot_phones(browser, page.url, out, stem, built)
         return paths
     finally:
         context.close()

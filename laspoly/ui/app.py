@@ -19,20 +19,19 @@ from bokeh.models import TabPanel
 from panel.viewable import Viewer
 
 from laspoly.classes import ClassData, find_class, open_class
-from laspoly.engine.game import Game
+from laspoly.errors import SetupError
 from laspoly.limits import CLASS_JOINS, SESSIONS, client_limited
 from laspoly.rooms import join_room, new_owner_key, open_room, owner_link, unplayed_page
 from laspoly.store import Store, StoreError, default_url, open_store
-from laspoly.table import PERSON
 from laspoly.ui.board import BoardFigure
-from laspoly.ui.common import BUTTON_CSS, LANGUAGES, TabView, esc
+from laspoly.ui.common import BUTTON_CSS, LANGUAGES, PHONE, PHONE_SIDEWAYS, TabView, esc
 from laspoly.ui.common import is_served as _serving
 from laspoly.ui.controls import ControlsView
 from laspoly.ui.demonstrations import DemonstrationsView
 from laspoly.ui.guessing import GuessView
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import InviteView, MyGamesView
-from laspoly.ui.model import GameModel, with_lesson
+from laspoly.ui.model import GameModel, check_seed, default_game, with_lesson
 from laspoly.ui.odds import OddsView, board_overlay
 from laspoly.ui.presentation import ProjectorView
 from laspoly.ui.probability import ProbabilityView
@@ -46,6 +45,10 @@ CSS = """
 .lp-players th, .lp-players td { padding: 3px 6px; border-bottom: 1px solid #ddd; text-align: left; }
 button:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }
 """
+#: On a phone the page's title row and the tabs take little height, so the board and the turn's buttons fit the first
+#: screen; the tabs stay targets of 44 px (the strip of tabs scrolls sideways by itself when they do not all fit).
+TITLE_CSS = f"@media {PHONE} {{ h2 {{ font-size: 1.2em; margin: 0 !important; }} }}"
+TABS_CSS = f"@media {PHONE} {{ .bk-tab {{ padding: 4px 10px; min-height: 44px; box-sizing: border-box; display: flex; align-items: center; }} }}"
 
 
 #: Each tab's catalogue key.
@@ -56,11 +59,13 @@ TAB_TITLES = {"play": "tab.play", "players": "tab.players", "probability": "tab.
 #: The board keeps its square and fits the window: as wide as the page allows, at most 760 px, and never taller
 #: than the window below the header (so at 1280 x 720, even zoomed, the whole board is in view).
 #: Its square is kept from the page's first piece, before the board is drawn in it, so nothing beside it moves then.
-BOARD_STYLES = {"width": "min(100%, 760px, calc(100vh - 92px))", "min-width": "300px", "flex": "0 0 auto", "aspect-ratio": "1 / 1"}
+BOARD_STYLES = {"width": "min(100%, 760px, calc(100vh - 92px))", "min-width": "240px", "flex": "0 0 auto", "aspect-ratio": "1 / 1"}
 #: On an upright screen the controls go below the board, so the board leaves room under it for whose turn it is, the
 #: player cards and the turn's buttons (at 768 x 1024 all of them are in view without scrolling).
 BOARD_UPRIGHT_CSS = ("@media (orientation: portrait) { :host { width: min(100%, 760px, calc(100vh - 420px)) !important;"
-                     " margin: 0 auto; } }")
+                     " margin: 0 auto; } }"
+                     # a phone on its side: the whole board below the title row and the tabs (their taller targets)
+                     f"\n@media {PHONE_SIDEWAYS} {{ :host {{ width: min(100%, calc(100vh - 104px)) !important; }} }}")
 #: The controls beside the board take the rest of the row, or go below the board when less than 340 px is left.
 SIDE_STYLES = {"flex": "1 1 340px", "min-width": "300px"}
 
@@ -103,7 +108,7 @@ class Dashboard(Viewer):
         self._page_names = pages
         self._slots = [pn.Column(sizing_mode="stretch_width") for _ in pages]
         self.tabs = pn.Tabs(*((m.t(TAB_TITLES[name]), slot) for name, slot in zip(pages, self._slots, strict=True)),
-                            dynamic=False, sizing_mode="stretch_width")
+                            dynamic=False, sizing_mode="stretch_width", stylesheets=[TABS_CSS])
         m.param.watch(self._title_tabs, "lang")
         self.tabs.param.watch(self._show_tab, "active")
         if _serving():  # a served page gets "Play" in steps once it has loaded; a notebook gets it at once
@@ -119,7 +124,7 @@ class Dashboard(Viewer):
         if _serving():
             pn.state.on_session_destroyed(lambda _ctx: self.close())
         self.layout = pn.Column(
-            pn.Row(pn.pane.HTML("<h2 style='margin:4px 0'>Las Poly</h2>"), pn.HSpacer(), self.lang),
+            pn.Row(pn.pane.HTML("<h2 style='margin:4px 0'>Las Poly</h2>", stylesheets=[TITLE_CSS]), pn.HSpacer(), self.lang),
             self.tabs, sizing_mode="stretch_width", stylesheets=[CSS],
         )
 
@@ -242,6 +247,7 @@ class Dashboard(Viewer):
         indices = [field] if field >= 0 else []
         if self._board.cells.selected.indices != indices:
             self._board.cells.selected.indices = indices
+        self._board.show_selected()
 
     def _refresh_board(self, *_: Any) -> None:
         if self._board is None:  # not drawn yet: it starts from the game as it is then
@@ -335,6 +341,18 @@ def _serve_stylesheets_locally() -> None:
     doc._template_variables["dist_url"] = f"{pn.state.rel_path}/{LOCAL_DIST}" if pn.state.rel_path else LOCAL_DIST
 
 
+#: The page's head gains a viewport line: a phone lays the page out at its own width (else 980 px, shrunk to fit).
+VIEWPORT_TEMPLATE = ('{% block postamble %}{{ super() }}'
+                     '<meta name="viewport" content="width=device-width, initial-scale=1">{% endblock %}')
+
+
+def _fit_phones() -> None:
+    """Serve this session's page with a viewport line in its head (Panel renders the document's string template on its own)."""
+    doc = pn.state.curdoc
+    if doc is not None and doc.session_context is not None:
+        doc.template = VIEWPORT_TEMPLATE
+
+
 def _lesson() -> bool:
     """``?lesson=1``: the page opens with the live odds on (a teacher's link for a probability lesson)."""
     return _arg("lesson").lower() in ("1", "true", "yes", "on")
@@ -368,6 +386,17 @@ def over_rate_limit() -> pn.Column | None:
     return None
 
 
+def _asked_seed() -> tuple[int | None, str]:
+    """``?seed=N``: the seed a new game should reproduce (None: draw a fresh one), and why a bad one was not taken."""
+    text = _arg("seed")
+    if not text:
+        return None, ""
+    try:
+        return check_seed(text), ""
+    except SetupError as exc:
+        return None, str(exc)
+
+
 def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherView | pn.Column:
     """The dashboard for one browser session: the room in its URL, or a new room; or a class's teacher page.
 
@@ -376,9 +405,11 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     only when the server issued it and it owns that room (:func:`~laspoly.rooms.adopt_owner_key`).  Without a
     room, a new game starts in a new room with a new key, and the URL is updated so that a reload
     or a restart of the server resumes it; the room is stored at its first decision.  ``?class=CODE`` starts that
-    new game in a class; ``?class=CODE&teacher=KEY`` is the class's teacher page (an empty key is refused).
+    new game in a class; ``?class=CODE&teacher=KEY`` is the class's teacher page (an empty key is refused).  A new
+    game draws a fresh seed, unless ``?seed=N`` asks to reproduce one.
     """
     _serve_stylesheets_locally()
+    _fit_phones()
     refused = over_rate_limit()  # before anything is stored
     if refused is not None:
         return refused
@@ -412,8 +443,11 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     if me and not room:
         logging.getLogger("laspoly.rooms").warning("refused: an owner key in an address without its game: a new key is made")
     me = new_owner_key()  # never one from the address: a chosen or handed-on key would share this browser's games
-    table = open_room(store, Game(["Ana", "Bot 1", "Bot 2"], seed=7, max_rounds=200), [PERSON, "basic", "basic"], me,
-                      class_code=class_code, stored=False)
+    seed, bad_seed = _asked_seed()
+    game, seats = default_game(seed)
+    if bad_seed:
+        note = " ".join(filter(None, (note, bad_seed, tr("seed.random", seed=game.setup["seed"]))))
+    table = open_room(store, game, seats, me, class_code=class_code, stored=False)
     model = GameModel(table=table, lang=table.lang, message=note, odds=_lesson())
     query = with_lesson(owner_link(me, table.room_id), model.odds)
     if _serving():

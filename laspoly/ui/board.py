@@ -12,6 +12,13 @@ name, so colour is never the only cue.  Tokens stand just inside the ring, next
 to their field, so they never cover a field's marks.  The middle shows this
 turn: the pot, the dice as faces, the card drawn this turn and by whom, the last
 move (also drawn on the board, from its start to its end) and the status line.
+
+A narrow board (a phone's, under :data:`NARROW_BELOW` pixels) would shrink all that to
+unreadable specks, so it is drawn for its size instead: each field shows its number
+in large type with its colour band and its owner's colour and shape; prices, owners'
+names and the last move's line give way, and the middle shows the tapped field's
+card (name, price or owner and rent).  The page's script picks the drawing from the
+board's width as it is laid out, so a phone turned on its side redraws by itself.
 """
 
 from __future__ import annotations
@@ -20,7 +27,21 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from bokeh.models import Circle, ColumnDataSource, CustomJS, GlyphRenderer, HoverTool, Line, Patches, Rect, Scatter, TapTool, Text
+from bokeh.models import (
+    CDSView,
+    Circle,
+    ColumnDataSource,
+    CustomJS,
+    GlyphRenderer,
+    HoverTool,
+    IndexFilter,
+    Line,
+    Patches,
+    Rect,
+    Scatter,
+    TapTool,
+    Text,
+)
 from bokeh.plotting import figure
 
 from laspoly.engine import events as E
@@ -38,6 +59,10 @@ ROW_Y = -0.165
 OWNER_H, OWNER_Y = 0.2, -0.4
 #: The figure's width in pixels for which the text and marker sizes below are given; the page scales them.
 BASE_WIDTH = 720
+#: A board drawn narrower than this (in pixels) is drawn for a phone: field numbers, and the tapped field's card in the middle.
+NARROW_BELOW = 540
+#: The board's width for which the narrow drawing's sizes are given (a phone upright); the page scales them too.
+NARROW_WIDTH = 380
 #: Characters per line of a field's name, and lines at most (the longest single word of any board fits).
 NAME_WIDTH, NAME_LINES = 13, 3
 #: Characters per line of a card's text in the middle, and lines at most.
@@ -216,7 +241,7 @@ def _fixed_columns(game: Game, lang: str) -> dict[str, list[Any]]:
     n = len(game.fields)
     groups = game.board.groups
     cols: dict[str, list[Any]] = {k: [] for k in ("x", "y", "band_y", "price_y", "owner_y", "owner_x", "owner_label_x",
-                                                   "index", "name", "label", "label_y", "band", "band_alpha", "price",
+                                                   "index", "name", "label", "number", "label_y", "band", "band_alpha", "price",
                                                    "kind")}
     for f in game.fields:
         x, y = cell_xy(f.index, n)
@@ -224,7 +249,7 @@ def _fixed_columns(game: Game, lang: str) -> dict[str, list[Any]]:
         grouped = f.group is not None and f.group in groups
         for k, v in (("x", x), ("y", y), ("band_y", y + BAND_Y), ("price_y", y + ROW_Y), ("owner_y", y + OWNER_Y),
                      ("owner_x", x - 0.33), ("owner_label_x", x + 0.08), ("index", f.index), ("name", name),
-                     ("label", wrap(name, NAME_WIDTH, NAME_LINES)),
+                     ("label", wrap(name, NAME_WIDTH, NAME_LINES)), ("number", str(f.index)),
                      ("label_y", y + (NAME_Y if f.is_property else 0.2 if is_corner(f.index, n) else 0.04)),
                      ("band", groups[f.group].color if grouped else "#ffffff"),  # type: ignore[index]
                      ("band_alpha", 1.0 if grouped else 0.0), ("price", game.money(f.price) if f.price else ""),
@@ -440,9 +465,36 @@ def move_marks(game: Game) -> tuple[list[tuple[float, float]], tuple[float, floa
     return points, (tip[0], tip[1], math.atan2(-dy, -dx) - math.pi / 2)  # a triangle points up at angle 0
 
 
-#: Heights in the middle of the board of its lines: pot, the roll's caption, the card's title and text, last move, status.
-CENTRE_Y = {"pot": 8.85, "roll": 6.65, "card_title": 5.75, "card": 4.85, "move": 3.45, "status": 2.55}
+#: Heights in the middle of the board of its lines: pot, the roll's caption, the card's title and text, last move, status;
+#: and, on a narrow board (in place of the last two), the tapped field's card.
+CENTRE_Y = {"pot": 8.85, "roll": 6.65, "card_title": 5.75, "card": 4.85, "move": 3.45, "status": 2.55, "picked": 2.8}
+#: Characters per line of the tapped field's card in the middle of a narrow board, and lines at most.
+PICKED_WIDTH, PICKED_LINES = 34, 4
 CARD_BOX = {"x": 5.5, "y": 4.95, "width": 6.9, "height": 2.05}
+
+
+def picked_text(model: GameModel) -> str:
+    """The tapped field's card in a few words, for the middle of a narrow board: number and name, then price or owner and rent.
+
+    Without a tapped field, the hint to tap one.
+    """
+    g, lang, i = model.game, model.lang, model.selected_field
+    if not 0 <= i < len(g.fields):
+        return wrap(word("tap_hint", lang), PICKED_WIDTH, PICKED_LINES)
+    f = g.fields[i]
+    lines = [wrap(f"{i}. {f.label(lang)}", PICKED_WIDTH, 2)]
+    facts: list[str] = []
+    if g.owner[i] >= 0:
+        facts.append(word("owned_by", lang, who=g.players[g.owner[i]].name))
+        facts += [t for t in (_buildings_text(g, i, lang), word("mortgaged", lang) if g.mortgaged[i] else "") if t]
+        facts.append(model.t("field.rent_now", amount=g.money(g.rent(i, 7))))
+    elif f.is_property:
+        facts.append(model.t("field.price", price=g.money(f.price), mortgage=g.money(f.mortgage)))
+    elif f.kind == "tax":
+        facts.append(model.t("field.tax_pot" if f.to == "pot" else "field.tax_bank", amount=g.money(f.amount)))
+    if facts:
+        lines.append(wrap(" · ".join(facts), PICKED_WIDTH, PICKED_LINES - lines[0].count("\n") - 1))
+    return "\n".join(lines)
 
 
 def centre_data(model: GameModel) -> dict[str, dict[str, list[Any]]]:
@@ -477,8 +529,9 @@ def centre_data(model: GameModel) -> dict[str, dict[str, list[Any]]]:
     points, arrow = move_marks(g)
     path = {"x": [p[0] for p in points], "y": [p[1] for p in points]}
     hx, hy, angle = arrow or (0.0, 0.0, 0.0)
+    picked = {"x": [SIDE / 2], "y": [CENTRE_Y["picked"]], "text": [picked_text(model)]}
     return {
-        "head": head, "lines": lines, "faces": faces, "pips": dice_pips(*dice),
+        "head": head, "lines": lines, "faces": faces, "pips": dice_pips(*dice), "picked": picked,
         "card_box": {"alpha": [1.0 if card is not None else 0.0]},
         "path": path, "arrow": {"x": [hx], "y": [hy], "angle": [angle], "alpha": [1.0 if arrow else 0.0]},
     }
@@ -486,12 +539,20 @@ def centre_data(model: GameModel) -> dict[str, dict[str, list[Any]]]:
 
 # ---------------------------------------------------------------- the figure
 
-#: The page's script that keeps every registered text and marker size in proportion to the board's width.
+#: The page's script that keeps every registered text and marker size in proportion to the board's width, and draws
+#: a narrow board for its size: each item's narrow size (0 hides it), and each switching text's narrow column.
 SCALE_JS = """
-const s = Math.max(0.3, Math.min(2.0, fig.inner_width / base));
-for (const [glyph, prop, size] of items) {
-    const v = size * s;
+const w = fig.inner_width;
+const narrow = w > 0 && w < narrow_below;
+const s = Math.max(0.3, Math.min(2.0, w / base));
+const n = Math.max(0.7, Math.min(1.4, w / narrow_base));
+for (const [glyph, prop, size, small, least] of items) {
+    const v = narrow && small !== null ? Math.max(small * n, least) : size * s;
     glyph[prop] = prop.endsWith("font_size") ? {value: `${v.toFixed(2)}px`} : {value: v};
+}
+for (const [glyph, wide, small] of texts) {
+    const field = narrow ? small : wide;
+    if (glyph.text.field !== field) glyph.text = {field: field};
 }
 """
 
@@ -516,30 +577,39 @@ class BoardFigure:
         self.centre = {k: ColumnDataSource(v) for k, v in centre.items()}
         fig = figure(width=BASE_WIDTH, height=BASE_WIDTH, x_range=(0, SIDE), y_range=(0, SIDE), tools="",
                      x_axis_type=None, y_axis_type=None, toolbar_location=None, sizing_mode="scale_width",
-                     aspect_ratio=1, max_width=760, min_width=320,
+                     aspect_ratio=1, max_width=760, min_width=240,
                      align="start")  # a row stretches its children to its height; the board stays square
         fig.outline_line_color = None
         fig.min_border = 0
-        self._scaled: list[tuple[Any, str, float]] = []
+        self._scaled: list[tuple[Any, str, float, float | None, float]] = []
+        self._switched: list[tuple[Any, str, str]] = []
         self._draw_cells(fig)
         self._draw_centre(fig)
-        fig.js_on_change("inner_width", CustomJS(args={"fig": fig, "base": BASE_WIDTH, "items": self._scaled},
-                                                 code=SCALE_JS))
+        fig.js_on_change("inner_width", CustomJS(args={"fig": fig, "base": BASE_WIDTH, "items": self._scaled,
+                                                       "texts": self._switched, "narrow_below": NARROW_BELOW,
+                                                       "narrow_base": NARROW_WIDTH}, code=SCALE_JS))
         self.figure = fig
         self.cells.selected.on_change("indices", self._on_tap)
         self.refresh()
 
     @staticmethod
-    def _layer(fig: Any, source: ColumnDataSource, glyph: Any) -> GlyphRenderer:
-        """Add ``glyph`` drawn from ``source`` as a layer that looks the same whichever field is selected."""
+    def _layer(fig: Any, source: ColumnDataSource, glyph: Any, rows: list[int] | None = None) -> GlyphRenderer:
+        """Add ``glyph`` drawn from ``source`` (only its ``rows``, if given) as a layer that looks the same whichever field is selected."""
         renderer = GlyphRenderer(data_source=source, glyph=glyph, selection_glyph=glyph, nonselection_glyph=glyph)
+        if rows is not None:
+            renderer.view = CDSView(filter=IndexFilter(rows))
         fig.renderers.append(renderer)
         return renderer
 
-    def _scale(self, renderer: GlyphRenderer, prop: str, size: float) -> GlyphRenderer:
-        """Keep ``renderer``'s ``prop`` at ``size`` pixels on a board :data:`BASE_WIDTH` wide, in proportion otherwise."""
+    def _scale(self, renderer: GlyphRenderer, prop: str, size: float, narrow: float | None = None,
+               least: float = 0.0) -> GlyphRenderer:
+        """Keep ``renderer``'s ``prop`` at ``size`` pixels on a board :data:`BASE_WIDTH` wide, in proportion otherwise.
+
+        On a narrow board (below :data:`NARROW_BELOW`) it is ``narrow`` pixels at :data:`NARROW_WIDTH` instead, when
+        given (0 hides the layer there), and never less than ``least`` (text that has room to stay legible).
+        """
         renderer.glyph.update(**{prop: f"{size}px" if prop.endswith("font_size") else size})
-        self._scaled.append((renderer.glyph, prop, size))
+        self._scaled.append((renderer.glyph, prop, size, narrow, least))
         return renderer
 
     def _draw_cells(self, fig: Any) -> None:
@@ -554,23 +624,24 @@ class BoardFigure:
                                         hatch_weight=1.2))
         layer(fig, src, Rect(x="x", y="band_y", width=1, height=BAND_H, fill_color="band", fill_alpha="band_alpha",
                              line_color="#555555", line_alpha="band_alpha"))
-        self._scale(layer(fig, src, Text(x="x", y="label_y", text="label", text_align="center", text_baseline="middle",
-                                         text_line_height=1.0, text_color="#111111")), "text_font_size", 8.5)
+        names = self._scale(layer(fig, src, Text(x="x", y="label_y", text="label", text_align="center", text_baseline="middle",
+                                                 text_line_height=1.0, text_color="#111111")), "text_font_size", 8.5, 12.0, 10.0)
+        self._switched.append((names.glyph, "label", "number"))  # a narrow board numbers its fields
         self._scale(layer(fig, src, Text(x="x", y="price_y", text="price", text_alpha="price_alpha", text_align="center",
-                                         text_baseline="middle", text_color="#333333")), "text_font_size", 8.0)
+                                         text_baseline="middle", text_color="#333333")), "text_font_size", 8.0, 0.0)
         layer(fig, self.buildings, Patches(xs="xs", ys="ys", fill_color="color", line_color="#ffffff", line_width=0.8))
         self._scale(layer(fig, src, Text(x="x", y="price_y", text="mortgaged", text_align="center", text_baseline="middle",
                                          text_color=MORTGAGE_COLOR, text_font_style="bold", background_fill_color="#ffffff",
                                          background_fill_alpha="mortgage_alpha", border_line_color=MORTGAGE_COLOR,
-                                         border_line_alpha="mortgage_alpha", padding=2)), "text_font_size", 8.0)
+                                         border_line_alpha="mortgage_alpha", padding=2)), "text_font_size", 8.0, 0.0)
         layer(fig, src, Rect(x="x", y="owner_y", width=1, height=OWNER_H, fill_color="owner_color", fill_alpha="owner_alpha",
                              line_color="#333333", line_alpha="owner_alpha"))
         self._scale(layer(fig, src, Scatter(x="owner_x", y="owner_y", marker="owner_marker", fill_color="#ffffff",
                                             line_color="#000000", fill_alpha="owner_alpha", line_alpha="owner_alpha")),
-                    "size", 9.0)
+                    "size", 9.0, 7.0)
         self._scale(layer(fig, src, Text(x="owner_label_x", y="owner_y", text="owner_label", text_color="owner_text",
                                          text_align="center", text_baseline="middle", text_font_style="bold")),
-                    "text_font_size", 8.0)
+                    "text_font_size", 8.0, 0.0)
         layer(fig, src, Rect(x="x", y="y", width=0.94, height=0.94, fill_alpha=0, line_color="#111111", line_width=2.5,
                              line_dash="dashed", line_alpha="from_alpha"))
         layer(fig, src, Rect(x="x", y="y", width=0.94, height=0.94, fill_alpha=0, line_color="#111111", line_width=4,
@@ -583,23 +654,33 @@ class BoardFigure:
         layer(fig, c["path"], Line(x="x", y="y", line_color="#333333", line_width=3, line_alpha=0.75))
         self._scale(layer(fig, c["arrow"], Scatter(x="x", y="y", marker="triangle", angle="angle", fill_color="#333333",
                                                    line_color="#333333", fill_alpha="alpha", line_alpha="alpha")),
-                    "size", 14.0)
+                    "size", 14.0, 10.0)
         tokens = self._scale(layer(fig, self.tokens, Scatter(x="x", y="y", marker="marker", fill_color="color",
-                                                             line_color="#000000", line_width="line_width")), "size", 20.0)
+                                                             line_color="#000000", line_width="line_width")), "size", 20.0, 14.0)
         fig.add_tools(HoverTool(renderers=[tokens], tooltips=[("", "@name")]))
         self._scale(layer(fig, c["head"], Text(x="x", y="y", text="text", text_align="center", text_baseline="middle",
-                                               text_font_style="bold", text_color="#222222")), "text_font_size", 16.0)
+                                               text_font_style="bold", text_color="#222222")), "text_font_size", 16.0, 14.0, 11.0)
         layer(fig, c["faces"], Rect(x="x", y="y", width=DIE_SIZE, height=DIE_SIZE, fill_color="#ffffff", line_color="#222222",
                                     line_width=2, fill_alpha="alpha", line_alpha="alpha", border_radius=6))
         layer(fig, c["pips"], Circle(x="x", y="y", radius=0.085, fill_color="#222222", fill_alpha="alpha", line_color=None))
         layer(fig, c["card_box"], Rect(x=CARD_BOX["x"], y=CARD_BOX["y"], width=CARD_BOX["width"], height=CARD_BOX["height"],
                                        fill_color="#fff8e1", line_color="#b08900", line_width=2, fill_alpha="alpha",
                                        line_alpha="alpha", border_radius=8))
-        self._scale(layer(fig, c["lines"], Text(x="x", y="y", text="text", text_align="center", text_baseline="middle",
-                                                text_line_height=1.25, text_color="#222222")), "text_font_size", 13.0)
+        # the roll, the card's title and the card; then the last move and the status, which a narrow board leaves out
+        # (the move is drawn on the board, the status heads the page) for the tapped field's card
+        for rows, narrow in (([0, 1, 2], 10.5), ([3, 4], 0.0)):
+            self._scale(layer(fig, c["lines"], Text(x="x", y="y", text="text", text_align="center", text_baseline="middle",
+                                                    text_line_height=1.25, text_color="#222222"), rows), "text_font_size", 13.0, narrow)
+        self._scale(layer(fig, c["picked"], Text(x="x", y="y", text="text", text_align="center", text_baseline="middle",
+                                                 text_line_height=1.25, text_color="#111111", text_font_style="bold")),
+                    "text_font_size", 0.0, 11.5, 11.0)
 
     def _on_tap(self, attr: str, old: list[int], new: list[int]) -> None:
         self.model.selected_field = new[0] if new else -1
+
+    def show_selected(self) -> None:
+        """Write the selected field's card in the middle (a narrow board shows it there)."""
+        _update(self.centre["picked"], {"text": [picked_text(self.model)]})
 
     def refresh(self, heat: list[float] | None = None, odds: tuple[list[str], list[str]] | None = None) -> None:
         """Redraw from the model (cells, buildings, tokens, the middle), sending only what changed."""

@@ -23,8 +23,18 @@ PLAYER_MARKERS = ("circle", "square", "triangle", "diamond", "inverted_triangle"
 #: Each widget draws itself in its own shadow root, so every widget takes this in its ``stylesheets``.
 FOCUS_CSS = ":focus-visible { outline: 3px solid #0072B2 !important; outline-offset: 2px; }"
 
-#: Disabled buttons must look disabled, whatever their colour; and the focus ring.
-BUTTON_CSS = ".bk-btn[disabled] { opacity: 0.4; cursor: not-allowed; filter: grayscale(0.6); }\n" + FOCUS_CSS
+#: A phone: a narrow screen upright, or a touch screen on its side.  Its own look is in CSS rules under this
+#: media query (bigger targets, smaller headings, less beside the essentials), never in Python branches.
+PHONE_SIDEWAYS = "(pointer: coarse) and (max-height: 500px)"
+PHONE = f"(max-width: 600px), {PHONE_SIDEWAYS}"
+
+#: Disabled buttons must look disabled, whatever their colour; and the focus ring.  On a phone a button is a
+#: target of at least 44 px (WCAG 2.5.5).
+BUTTON_CSS = (".bk-btn[disabled] { opacity: 0.4; cursor: not-allowed; filter: grayscale(0.6); }\n" + FOCUS_CSS
+              + f"\n@media {PHONE} {{ .bk-btn {{ min-height: 44px; }} }}")
+
+#: Hidden on a phone (the keyboard shortcuts, a status line the turn's header repeats).
+NOT_ON_PHONES = f"@media {PHONE} {{ :host {{ display: none !important; }} }}"
 
 #: The language switch: each language named in its own words, as is usual.
 LANGUAGES = {"English": "en", "Español": "es"}

@@ -22,6 +22,9 @@ from laspoly.ui import inputs
 from laspoly.ui.common import (
     BUTTON_CSS,
     FOCUS_CSS,
+    NOT_ON_PHONES,
+    PHONE,
+    PHONE_SIDEWAYS,
     PLAYER_COLORS,
     KeyShortcuts,
     LiveHTML,
@@ -48,14 +51,17 @@ class ControlsView(Viewer):
         super().__init__(**params)
         m = self.model
         b = functools.partial(pn.widgets.Button, stylesheets=[BUTTON_CSS])
-        self.header = LiveHTML(sizing_mode="stretch_width", css_classes=["lp-turn"])
+        self.header = LiveHTML(sizing_mode="stretch_width", css_classes=["lp-turn"], stylesheets=[TURN_PHONE_CSS])
         #: Every widget's words as (widget, parameter, catalogue key), set again when the language changes.
         self._words: list[tuple[Any, str, str]] = []
         self._worded_in: tuple[str, str] | None = None
         w = self._worded
-        self.status = LiveHTML(sizing_mode="stretch_width", css_classes=["lp-status"])
+        # the status line repeats the header's words; a phone keeps its height for the turn's buttons
+        self.status = LiveHTML(sizing_mode="stretch_width", css_classes=["lp-status"], stylesheets=[NOT_ON_PHONES])
         # the message keeps a line's height when empty, so the buttons below do not jump when one appears
-        self.message = LiveHTML("", sizing_mode="stretch_width", min_height=MESSAGE_HEIGHT)
+        # (a phone on its side has no height to spare: there the buttons move down when a message shows)
+        self.message = LiveHTML("", sizing_mode="stretch_width", stylesheets=[
+            f":host {{ min-height: {MESSAGE_HEIGHT}px; }}\n@media {PHONE_SIDEWAYS} {{ :host {{ min-height: 0; }} }}"])
         self.confirm = w(b(color="danger"), "play.confirm")
         self.cancel = w(b(), "play.cancel")
         self.roll = w(b(color="primary"), "play.roll")
@@ -97,7 +103,7 @@ class ControlsView(Viewer):
         self.trade_why = LiveHTML(sizing_mode="stretch_width")
         # room for a few reasons, so the cards below stay put as the reasons change from step to step
         self.why = LiveHTML(sizing_mode="stretch_width", min_height=WHY_HEIGHT, styles={"font-size": "0.85em", "color": "#444"})
-        self.keys = KeyShortcuts(sizing_mode="stretch_width")
+        self.keys = KeyShortcuts(sizing_mode="stretch_width", stylesheets=[NOT_ON_PHONES])  # a phone has no keys
         #: Lesson mode: the stakes of the turn's decision (buy, prison) and of building on the chosen street, in numbers.
         self.stakes = LiveHTML(sizing_mode="stretch_width", styles={"font-size": "0.9em", "color": "#08306b"})
         self.build_stakes = LiveHTML(sizing_mode="stretch_width", styles={"font-size": "0.9em", "color": "#08306b"})
@@ -492,6 +498,10 @@ class ControlsView(Viewer):
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(self.header, self.turn_controls(), self.manage_controls(), sizing_mode="stretch_width")
 
+
+#: On a phone, whose turn it is in smaller type: the turn's buttons stay in the first screen below the board.
+TURN_PHONE_CSS = (f"@media {PHONE} {{ .lp-turn-title {{ font-size: 1.25em !important; }}"
+                  " .lp-turn-hint { font-size: 0.95em !important; } }")
 
 #: Height kept for the decisions that come and go: one row of buttons.
 RESERVED_ROW = 51

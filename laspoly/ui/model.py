@@ -17,6 +17,7 @@ import contextlib
 import io
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -49,9 +50,41 @@ log = logging.getLogger("laspoly.ui")
 MOVED_ON = tr("msg.moved_on")
 
 
+#: The seeds a page draws: short enough to read out from a card and type again for a rematch.
+DRAWN_SEEDS = 1_000_000
+#: The largest seed a page takes (``?seed=N`` or the New game form): every drawn seed, and many more, but
+#: few enough digits to type and for a browser's number box to keep exactly.
+SEED_MAX = 999_999_999
+#: The game a page opens with: a person and two of the dashboard's bots (:data:`~laspoly.bots.basic.DEFAULT_OPPONENT`).
+DEFAULT_PLAYERS = ("Ana", "Bot 1", "Bot 2")
+#: Its round cap, so that a game left to the bots ends by itself.
+DEFAULT_MAX_ROUNDS = 200
+
+
 def new_seed() -> int:
-    """A random seed for a new game, short enough to read out and type again for a rematch."""
-    return secrets.randbelow(1_000_000)
+    """A fresh random seed for a new game, from the operating system's randomness (never the same sequence twice by design)."""
+    return secrets.randbelow(DRAWN_SEEDS)
+
+
+def check_seed(text: str | int, lang: str = "en") -> int:
+    """A seed a person gave (the address's ``?seed=N``, the New game form) as a number from 0 to :data:`SEED_MAX`.
+
+    Anything else (a sign, a fraction, letters, too many digits) is refused with a :class:`SetupError` in ``lang``.
+    """
+    raw = str(text).strip()
+    if not re.fullmatch(r"[0-9]{1,12}", raw) or int(raw) > SEED_MAX:
+        raise SetupError(tr("seed.bad", lang, value=raw[:20], max=SEED_MAX))
+    return int(raw)
+
+
+def default_game(seed: int | None = None) -> tuple[Game, list[str]]:
+    """The game a page opens with, and its seats: a fresh random seed unless ``seed`` asks to reproduce one.
+
+    The one definition of the default game, for a notebook's ``GameModel()``, the first page, a class's student link
+    and a lesson link alike.
+    """
+    game = Game(list(DEFAULT_PLAYERS), seed=new_seed() if seed is None else seed, max_rounds=DEFAULT_MAX_ROUNDS)
+    return game, default_seats(len(DEFAULT_PLAYERS))
 
 
 def cash_by_turn(game: Game) -> list[list[int]]:
@@ -129,7 +162,11 @@ class GameModel(param.Parameterized):
                  **params: Any) -> None:
         super().__init__(**params)
         #: Where the game is played; the only way the model changes the game.
-        self.table: Table = table or LocalTable(game or Game(["Ana", "Bot 1", "Bot 2"], seed=7, max_rounds=200), seats)
+        if table is None:
+            if game is None:  # the default game, with a seed of its own
+                game, seats = default_game()
+            table = LocalTable(game, seats)
+        self.table: Table = table
         #: Every player's cash at the end of each turn (index 0: the start; the last entry: now), for the cash chart.
         self.cash_history: list[list[int]] = cash_by_turn(self.game)
         #: The class period of this game in minutes (None: no time cap), kept for a rematch.

@@ -19,7 +19,7 @@ from panel.viewable import Viewer
 
 from laspoly.engine import events as E
 from laspoly.engine.game import TURN
-from laspoly.ui.common import BUTTON_CSS, PLAYER_COLORS, LiveHTML, assign, esc, guarded, player_badge, player_glyph
+from laspoly.ui.common import BUTTON_CSS, PHONE, PLAYER_COLORS, LiveHTML, assign, esc, guarded, player_badge, player_glyph
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
@@ -36,7 +36,15 @@ CARDS_CSS = """
 .lp-card-now { font-size: 0.8em; font-weight: 700; background: #333; color: #fff; border-radius: 3px; padding: 0 4px; }
 .lp-card-alert { font-size: 0.85em; font-weight: 700; color: #7a3d00; }
 .lp-cards-foot { flex-basis: 100%; font-size: 0.8em; color: #555; }
-"""
+@media PHONE {
+  .lp-cards { gap: 4px; margin: 0 0 2px 0; }
+  .lp-card { flex: 1 1 0; min-width: 6.5em; max-width: none; padding: 2px 6px; line-height: 1.2; }
+  .lp-card-name { font-size: 0.9em; }
+  .lp-card-name .lp-card-small, .lp-card-worth { display: none; }
+  .lp-card-cash { font-size: 1.15em; }
+  .lp-cards-foot { font-size: 0.75em; }
+}
+""".replace("PHONE", PHONE)
 
 #: The final standings' table.
 STANDINGS_CSS = """
@@ -104,7 +112,7 @@ class PlayerCardsView(Viewer):
             lines.append(f"<div class='lp-card-cash'>{esc(tr('cards.out', lang))}</div>")
         else:
             lines.append(f"<div class='lp-card-cash' title='{esc(tr('cards.cash', lang))}'>{esc(g.money(p.cash))}</div>")
-            lines.append(f"<div class='lp-card-small'>{esc(tr('cards.worth', lang, worth=g.money(g.net_worth(i)), count=len(g.owned_by(i))))}</div>")
+            lines.append(f"<div class='lp-card-small lp-card-worth'>{esc(tr('cards.worth', lang, worth=g.money(g.net_worth(i)), count=len(g.owned_by(i))))}</div>")
         status = []
         if p.active and p.in_prison:
             status.append(prison_text(m, i))

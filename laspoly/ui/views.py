@@ -20,6 +20,7 @@ from panel.viewable import Viewer
 from laspoly.bots.registry import DEFAULT_OPPONENT
 from laspoly.engine.events import default_names
 from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
+from laspoly.errors import SetupError
 from laspoly.record import MAX_SAVE_BYTES
 from laspoly.table import PERSON
 from laspoly.ui import inputs
@@ -38,7 +39,7 @@ from laspoly.ui.common import (
 )
 from laspoly.ui.common import is_served as _serving
 from laspoly.ui.i18n import tr
-from laspoly.ui.model import GameModel, new_seed
+from laspoly.ui.model import GameModel, check_seed, new_seed
 from laspoly.ui.standings import cash_chart, cash_chart_data
 
 
@@ -224,7 +225,9 @@ class SetupView(Viewer):
                       for name in DEFAULT_NAMES[:MAX_PLAYERS]]
         self.seat_kinds = [pn.widgets.Select(options=seat_options(m), value=PERSON if i == 0 else DEFAULT_OPPONENT, width=160, stylesheets=[FOCUS_CSS])
                            for i in range(MAX_PLAYERS)]
-        self.seed = inputs.IntInput(value=new_seed(), start=0, width=140, stylesheets=[FOCUS_CSS])  # random; the cards show it for a replay
+        # a fresh random seed; the cards show it, and typing it here again replays that game (no upper bound here:
+        # the box would silently clamp a seed that is too large, where starting says why it is refused)
+        self.seed = inputs.IntInput(value=new_seed(), start=0, width=140, stylesheets=[FOCUS_CSS])
         self.dice = pn.widgets.TextInput(width=300, stylesheets=[FOCUS_CSS])
         self.rounds = inputs.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
         self.minutes = inputs.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
@@ -263,9 +266,14 @@ class SetupView(Viewer):
     def _start(self, _: Any) -> None:
         n = self.count.value
         blank = default_names(n, self.lang.value)  # a name left empty is "Player 2", or "Jugador 2" in a Spanish game
+        try:  # an empty seed box draws a fresh seed; a typed one must be a seed a page takes
+            seed = new_seed() if self.seed.value is None else check_seed(self.seed.value, self.model.lang)
+        except SetupError as exc:
+            self.note.object = f"<p style='color:#b00020'>{esc(exc)}</p>"
+            return
         ok = self.model.new_game(
             [w.value.strip() or blank[i] for i, w in enumerate(self.names[:n])], [w.value for w in self.seat_kinds[:n]], preset=self.preset.value,
-            rules=self.rules.value, seed=int(self.seed.value or 0), dice=self.dice.value, lang=self.lang.value,
+            rules=self.rules.value, seed=seed, dice=self.dice.value, lang=self.lang.value,
             max_rounds=int(self.rounds.value) or None, minutes=int(self.minutes.value) or None)
         self.note.object = f"<p>{esc(self.model.t('setup.started'))}</p>" if ok else f"<p style='color:#b00020'>{esc(self.model.message)}</p>"
         if ok:  # the next game gets a seed of its own; this one's stays on the player cards
