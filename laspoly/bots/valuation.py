@@ -139,7 +139,11 @@ class Appraiser:
         for the rest of the game under the state of the fields it touches and the players still
         in, so a change elsewhere on the board does not price it again.
         """
-        appraisal = self.appraisal(game)
+        return self.holdings_gain_in(self.appraisal(game), game, player, proposer, receiver, give, take)
+
+    def holdings_gain_in(self, appraisal: Appraisal, game: Observation, player: int, proposer: int, receiver: int,
+                         give: tuple[int, ...], take: tuple[int, ...]) -> float:
+        """:meth:`holdings_gain` with the game's :class:`Appraisal`, for a bot that prices many trades in one decision."""
         key = (player, proposer, receiver, give, take)
         hit = appraisal.now.get(key)
         if hit is not None:
@@ -283,6 +287,11 @@ class Layout:
         #: then a function of its state, and kept by it
         self.partition = all(reads[k] <= set(self.sets[self.set_of[k]]) for k in range(count))
         self._trades: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[int], tuple[int, ...]]] = {}
+        #: the colour group (an index of ``board_groups``) each field belongs to, -1 for none
+        self.board_group_of = [-1] * count
+        for i, g in enumerate(game.board_groups):
+            for j in g:
+                self.board_group_of[j] = i
 
     def touched(self, give: tuple[int, ...], take: tuple[int, ...]) -> tuple[list[int], tuple[int, ...]]:
         """The fields whose rent a trade of ``give`` for ``take`` can change (in board order), and their related sets."""
@@ -313,12 +322,12 @@ class Appraisal:
 
     It holds a copy of the state that rents depend on (owners, buildings, mortgages, factories,
     the players still in) and, derived from it, every field's rent rate, each player's rent flow
-    field by field (asked for lazily) and the trades priced in it (``now``).  When the game moves,
-    :meth:`refresh` compares the copy with the game (a list comparison each, when nothing
-    changed) and prices again only the fields whose rate the changes can move; ``gen`` counts the
-    changes, for the caches of a bot.  ``memo`` keeps priced trades for the whole game under the
-    state of the fields they touch.  Every number is computed as the whole-board sums compute it,
-    so a cached worth or gain is the very float a fresh one would be.
+    field by field (asked for lazily), who holds each colour group, and the trades priced in it
+    (``now``).  When the game moves, :meth:`refresh` compares the copy with the game (a list
+    comparison each, when nothing changed) and works out again only the fields whose rate the
+    changes can move; ``gen`` counts the changes, for the caches of a bot.  ``memo`` keeps priced
+    trades for the whole game under the state of the fields they touch.  Every number is computed
+    as the whole-board sums compute it, so a cached worth or gain is the very float a fresh one would be.
     """
 
     def __init__(self, appraiser: Appraiser, game: Observation,
@@ -342,29 +351,43 @@ class Appraisal:
         self.flows: dict[int, tuple[list[float], float, int]] = {}
         self.now: dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], float] = {}
         self.memo: dict[tuple[object, ...], float] = {}
+        #: who holds each colour group's fields (-1: nobody yet), and the groups a trade could complete:
+        #: every field owned, by two players or more
+        self.holders: list[set[int]] = [{game.owner[j] for j in g} for g in game.board_groups]
+        self.tradable = [i for i, held in enumerate(self.holders) if -1 not in held and len(held) > 1]
 
     def refresh(self, appraiser: Appraiser, game: Observation) -> None:
-        """Bring the copy up to date with the game, pricing again only what a change can move."""
+        """Bring the copy up to date with the game, working out again only what a change can move."""
         owner, level, mortgaged, factory = game.owner, game.level, game.mortgaged, game.factory
         active = _active(game)
         same = owner == self.owner and level == self.level and mortgaged == self.mortgaged and factory == self.factory
         if same and active == self.active:
             return
         self.gen += 1
-        self.flows = {}
         self.now = {}
-        if active != self.active:
+        if active != self.active:  # every flow counts the rivals still in
             self.active = active
             self.rivals = sum(1 for p in game.players if p.active) - 1
+            self.flows = {}
         if same:
             return
-        changed: set[int] = set()
-        for seen, live in ((self.owner, owner), (self.level, level)):
-            if seen != live:
-                changed.update(j for j in range(len(live)) if seen[j] != live[j])
-        for flags, live_flags in ((self.mortgaged, mortgaged), (self.factory, factory)):
-            if flags != live_flags:
-                changed.update(j for j in range(len(live_flags)) if flags[j] != live_flags[j])
+        seen_owner, seen_mortgaged = self.owner, self.mortgaged
+        owners_changed = [j for j in range(len(owner)) if seen_owner[j] != owner[j]] if seen_owner != owner else []
+        changed = set(owners_changed)
+        if level != self.level:
+            changed.update(j for j in range(len(level)) if self.level[j] != level[j])
+        for flags, live in ((seen_mortgaged, mortgaged), (self.factory, factory)):
+            if flags != live:
+                changed.update(j for j in range(len(live)) if flags[j] != live[j])
+        # each kept flow's mortgage values, by what changed hands or was mortgaged or repaid
+        fields = game.fields
+        for player, (flows, total, assets) in self.flows.items():
+            for j in changed:
+                was = seen_owner[j] == player and not seen_mortgaged[j]
+                now = owner[j] == player and not mortgaged[j]
+                if was != now:
+                    assets += fields[j].mortgage if now else -fields[j].mortgage
+            self.flows[player] = (flows, total, assets)
         self.owner[:] = owner
         self.level[:] = level
         self.mortgaged[:] = mortgaged
@@ -372,15 +395,27 @@ class Appraisal:
         layout = self.layout
         for s in {s for j in changed for s in layout.sets_with[j]}:
             self.tokens[s] = _token(game, layout.sets[s])
+        moved: list[int] = []  # the fields whose rate was worked out again
         if layout.partition:
             for s in {layout.set_of[j] for j in changed}:
                 rates = self._set_rates(appraiser, game, s, self.tokens[s], owner)
                 for i, k in enumerate(layout.sets[s]):
                     self.rates[k] = rates[i]
+                    moved.append(k)
         else:
             land = landings_per_turn(game.board, game.rules)
             for k in {k for j in changed for k in layout.dependents[j]}:
                 self.rates[k] = appraiser._rate(game, land, k, owner)
+                moved.append(k)
+        for player, (flows, _, assets) in self.flows.items():
+            for k in moved:
+                flows[k] = self.flow(game, player, owner[k], self.rates[k])
+            self.flows[player] = (flows, sum(flows), assets)
+        if owners_changed:
+            for i in {layout.board_group_of[j] for j in owners_changed}:
+                if i >= 0:
+                    self.holders[i] = {owner[j] for j in game.board_groups[i]}
+            self.tradable = [i for i, held in enumerate(self.holders) if -1 not in held and len(held) > 1]
 
     def _set_rates(self, appraiser: Appraiser, game: Observation, s: int, token: int, owner: Sequence[int]) -> tuple[float, ...]:
         """The rates of related set ``s`` in the state ``token`` (under ``owner``), worked out once per state."""
@@ -411,7 +446,7 @@ class Appraisal:
         return after
 
     def flow(self, game: Observation, player: int, owner: int, rate: float) -> float:
-        """What one field's rent rate means to ``player``: every rival pays the player's rent, the player pays a rival's."""
+        """What one field's rent rate means to ``player``: every rival pays it to its owner, and the player pays a rival's."""
         if owner == player:
             return rate * self.rivals
         return -rate if owner >= 0 and game.players[owner].active else 0.0
@@ -420,8 +455,10 @@ class Appraisal:
         """``player``'s rent flow field by field, its sum, and the mortgage values of its unmortgaged fields."""
         hit = self.flows.get(player)
         if hit is None:
-            owner, rates = self.owner, self.rates
-            flows = [self.flow(game, player, owner[j], rates[j]) for j in range(len(owner))]
+            owner, rates, players, rivals = self.owner, self.rates, game.players, self.rivals
+            # :meth:`flow` of every field, written out
+            flows = [rate * rivals if o == player else (-rate if o >= 0 and players[o].active else 0.0)
+                     for o, rate in zip(owner, rates, strict=True)]
             assets = sum(game.fields[j].mortgage for j, o in enumerate(owner) if o == player and not game.mortgaged[j])
             hit = self.flows[player] = (flows, sum(flows), assets)
         return hit
