@@ -109,26 +109,26 @@ class TradingBot(BasicBot):
         version, last, wait = self._fruitless
         if version == game.owner_version and game.round - last < wait:
             return None
-        best: tuple[float, A.ProposeTrade, OfferKey] | None = None
+        best: tuple[float, int, OfferKey] | None = None  # (gain, cash, offer)
         appraisal = self.appraiser.appraisal(game)
-        for to, give, take in self._candidates(game, me, appraisal):
-            priced = self._priced(game, me, to, give, take, appraisal)
-            if priced is None:
+        for key in self._candidates(game, me, appraisal):
+            terms = self._terms(game, me, key[0], key[1], key[2], appraisal)
+            if terms is None:
                 continue
-            offer, gain = priced
-            key = (to, give, take)
+            cash, gain = terms
             refused = self.refused.get(key)
-            if refused is not None and (game.round - refused[0] < self.patience or offer.cash == refused[1]):
+            if refused is not None and (game.round - refused[0] < self.patience or cash == refused[1]):
                 continue
             if best is None or gain > best[0]:
-                best = (gain, offer, key)
-        if best is None or not game.is_legal(best[1]):
+                best = (gain, cash, key)
+        offer = None if best is None else A.ProposeTrade(me, best[2][0], best[2][1], best[2][2], best[1])
+        if best is None or offer is None or not game.is_legal(offer):
             wait = min(2 * wait, SEARCH_AT_MOST) if version == game.owner_version else SEARCH_EVERY
             self._fruitless = (game.owner_version, game.round, wait)
             return None
         self._this_turn = (turn, made + 1)
-        self._pending[best[2]] = best[1].cash
-        return best[1]
+        self._pending[best[2]] = best[1]
+        return offer
 
     def _candidates(self, game: Observation, me: int, appraisal: Appraisal | None = None) -> list[OfferKey]:
         """(rival, give, take) offers towards each group this bot holds part of and rivals hold the rest of.
@@ -189,8 +189,14 @@ class TradingBot(BasicBot):
         None if there is no gain to share.
 
         The fields' part of each side's gain is priced once (by the game's ``appraisal``) and the
-        cash's added to it, the sum :meth:`Appraiser.gain` makes (:meth:`Appraiser.cash_gain`, written out).
+        cash's added to it, the sum :meth:`Appraiser.gain` makes.
         """
+        terms = self._terms(game, me, to, give, take, appraisal)
+        return None if terms is None else (A.ProposeTrade(me, to, give, take, terms[0]), terms[1])
+
+    def _terms(self, game: Observation, me: int, to: int, give: tuple[int, ...], take: tuple[int, ...],
+               appraisal: Appraisal | None = None) -> tuple[int, float] | None:
+        """:meth:`_priced`'s cash and gain, without making the offer (a search makes only the best one)."""
         appraiser = self.appraiser  # its methods called directly: native calls in the compiled build
         if appraisal is None:
             appraisal = appraiser.appraisal(game)
@@ -202,10 +208,11 @@ class TradingBot(BasicBot):
         cash = -((-cash) // 10) * 10  # round up to 10, in the rival's favour
         mine_before, theirs_before = game.players[me].cash, game.players[to].cash
         cash = min(cash, mine_before - self.reserve) if cash > 0 else max(cash, -theirs_before)
+        # Appraiser.cash_gain of each side, written out
         mine = appraiser._money(mine_before - cash) - appraiser._money(mine_before) + held_mine
         if mine <= 0 or appraiser._money(theirs_before + cash) - appraiser._money(theirs_before) + held_theirs <= 0:
             return None
-        return A.ProposeTrade(me, to, give, take, cash), mine
+        return cash, mine
 
     # -- auctions
     def _bid(self, game: Observation, me: int) -> A.Action:

@@ -35,6 +35,8 @@ _LANDINGS: dict[tuple[int, RuleOptions], tuple[Board, tuple[float, ...]]] = {}
 _LAST_LANDINGS: list[tuple[Board, RuleOptions, tuple[float, ...]]] = []
 #: Each appraiser's appraisal of the game it last priced (see :class:`Appraisal`); equal appraisers share one.
 _APPRAISALS: dict[Appraiser, Appraisal] = {}
+#: The appraisal each appraiser used last, by the appraiser's identity (kept with it, so the identity stays its own).
+_BY_IDENTITY: dict[int, tuple[Appraiser, Appraisal]] = {}
 #: Each board's layout of related fields (see :class:`Layout`), found by the identity of its fields.
 _LAYOUTS: dict[int, Layout] = {}
 #: Priced trades an appraisal keeps for its game, at most (then it starts again).
@@ -176,7 +178,10 @@ class Appraiser:
         now = appraisal.flows_of(self, game, player)[0]
         if appraisal.layout.partition:
             after = appraisal.rates_after(self, game, sets, owner)
-            flow = sum(appraisal.flow(game, player, owner[k], after[k]) - now[k] for k in touched)
+            rivals, players = appraisal.rivals, game.players
+            # Appraisal.flow of each touched field, written out
+            flow = sum((after[k] * rivals if owner[k] == player else (-after[k] if owner[k] >= 0 and players[owner[k]].active else 0.0))
+                       - now[k] for k in touched)
         else:
             land = landings_per_turn(game.board, game.rules)
             flow = sum(appraisal.flow(game, player, owner[k], self._rate(game, land, k, owner)) - now[k] for k in touched)
@@ -190,16 +195,29 @@ class Appraiser:
         return [self._rate(game, land, j, owner) for j in range(len(owner))]
 
     def appraisal(self, game: Observation) -> Appraisal:
-        """This appraiser's :class:`Appraisal` of the game as it is now, brought up to date where it changed."""
-        appraisal = _APPRAISALS.get(self)
-        if appraisal is None or appraisal.owner_list is not game.owner or appraisal.fields is not game.fields \
-                or appraisal.rules is not game.rules:
-            kept = appraisal.set_rates if appraisal is not None and appraisal.fields is game.fields \
-                and appraisal.rules is game.rules and len(appraisal.set_rates) < MEMO_SIZE else {}
+        """This appraiser's :class:`Appraisal` of the game as it is now, brought up to date where it changed.
+
+        Equal appraisers (every seat of one temperament) share one appraisal per game; each appraiser
+        also finds the one it used last by its own identity, which hashes nothing.
+        """
+        mine = _BY_IDENTITY.get(id(self))
+        if mine is not None and mine[0] is self:
+            appraisal = mine[1]
+            if appraisal.owner_list is game.owner and appraisal.fields is game.fields and appraisal.rules is game.rules:
+                appraisal.refresh(self, game)
+                return appraisal
+        shared = _APPRAISALS.get(self)
+        if shared is not None and shared.owner_list is game.owner and shared.fields is game.fields and shared.rules is game.rules:
+            appraisal = shared
+            appraisal.refresh(self, game)
+        else:
+            kept = shared.set_rates if shared is not None and shared.fields is game.fields \
+                and shared.rules is game.rules and len(shared.set_rates) < MEMO_SIZE else {}
             appraisal = Appraisal(self, game, kept)
             _APPRAISALS[self] = appraisal
-            return appraisal
-        appraisal.refresh(self, game)
+        if len(_BY_IDENTITY) >= 64:
+            _BY_IDENTITY.clear()
+        _BY_IDENTITY[id(self)] = (self, appraisal)
         return appraisal
 
     def _money(self, cash: int) -> float:
@@ -359,7 +377,9 @@ class Appraisal:
     def refresh(self, appraiser: Appraiser, game: Observation) -> None:
         """Bring the copy up to date with the game, working out again only what a change can move."""
         owner, level, mortgaged, factory = game.owner, game.level, game.mortgaged, game.factory
-        active = _active(game)
+        active = 0  # _active, written out: asked before every decision that prices
+        for p in game.players:
+            active = 2 * active + (1 if p.active else 0)
         same = owner == self.owner and level == self.level and mortgaged == self.mortgaged and factory == self.factory
         if same and active == self.active:
             return
@@ -381,7 +401,7 @@ class Appraisal:
                 changed.update(j for j in range(len(live)) if flags[j] != live[j])
         # each kept flow's mortgage values, by what changed hands or was mortgaged or repaid
         fields = game.fields
-        for player, (flows, total, assets) in self.flows.items():
+        for player, (flows, total, assets) in list(self.flows.items()):
             for j in changed:
                 was = seen_owner[j] == player and not seen_mortgaged[j]
                 now = owner[j] == player and not mortgaged[j]
@@ -398,18 +418,20 @@ class Appraisal:
         moved: list[int] = []  # the fields whose rate was worked out again
         if layout.partition:
             for s in {layout.set_of[j] for j in changed}:
-                rates = self._set_rates(appraiser, game, s, self.tokens[s], owner)
+                of_set = self._set_rates(appraiser, game, s, self.tokens[s], owner)
                 for i, k in enumerate(layout.sets[s]):
-                    self.rates[k] = rates[i]
+                    self.rates[k] = of_set[i]
                     moved.append(k)
         else:
             land = landings_per_turn(game.board, game.rules)
             for k in {k for j in changed for k in layout.dependents[j]}:
                 self.rates[k] = appraiser._rate(game, land, k, owner)
                 moved.append(k)
-        for player, (flows, _, assets) in self.flows.items():
-            for k in moved:
-                flows[k] = self.flow(game, player, owner[k], self.rates[k])
+        rates, players, rivals = self.rates, game.players, self.rivals
+        for player, (flows, _, assets) in list(self.flows.items()):
+            for k in moved:  # Appraisal.flow, written out
+                o, rate = owner[k], rates[k]
+                flows[k] = rate * rivals if o == player else (-rate if o >= 0 and players[o].active else 0.0)
             self.flows[player] = (flows, sum(flows), assets)
         if owners_changed:
             for i in {layout.board_group_of[j] for j in owners_changed}:
