@@ -200,8 +200,7 @@ class TradingBot(BasicBot):
         appraiser = self.appraiser  # its methods called directly: native calls in the compiled build
         if appraisal is None:
             appraisal = appraiser.appraisal(game)
-        held_mine = appraiser.holdings_gain_in(appraisal, game, me, me, to, give, take)
-        held_theirs = appraiser.holdings_gain_in(appraisal, game, to, me, to, give, take)
+        held_mine, held_theirs = appraiser.holdings_gains_in(appraisal, game, me, to, give, take)
         if held_mine + held_theirs <= 0:  # the trade's cash is 0 so far: each side's gain is its fields'
             return None
         cash = int(self.share * (held_mine + held_theirs) - held_theirs)

@@ -150,21 +150,49 @@ class Appraiser:
         hit = appraisal.now.get(key)
         if hit is not None:
             return hit
+        if appraisal.dirty:
+            appraisal.settle(self, game)
         touched, sets = appraisal.layout.touched(give, take)
         tokens = appraisal.tokens
-        lasting = (key, appraisal.active, *[tokens[s] for s in sets])
+        lasting = (key, appraisal.active, tokens[sets[0]]) if len(sets) == 1 else (key, appraisal.active, *[tokens[s] for s in sets])
         memo = appraisal.memo
         found = memo.get(lasting)
         if found is None:
             if len(memo) > MEMO_SIZE:
                 memo.clear()
-            found = memo[lasting] = self._price_holdings(game, appraisal, player, proposer, receiver, give, take, touched, sets)
+            found = memo[lasting] = self._price_holdings(game, appraisal, (player,), proposer, receiver, give, take, touched, sets)[0]
         appraisal.now[key] = found
         return found
 
-    def _price_holdings(self, game: Observation, appraisal: Appraisal, player: int, proposer: int, receiver: int,
-                        give: tuple[int, ...], take: tuple[int, ...], touched: list[int], sets: tuple[int, ...]) -> float:
-        """Mortgage values and horizon x rent flow that change when ``give`` and ``take`` change hands.
+    def holdings_gains_in(self, appraisal: Appraisal, game: Observation, proposer: int, receiver: int,
+                          give: tuple[int, ...], take: tuple[int, ...]) -> tuple[float, float]:
+        """:meth:`holdings_gain` of the proposer and of the receiver at once: what a bot proposing a trade asks.
+
+        The pair is kept as :meth:`holdings_gain_in` keeps one gain, and priced in one pass (the
+        owners and rates after the trade are worked out once for both sides).
+        """
+        key = (proposer, receiver, give, take)
+        hit = appraisal.pairs_now.get(key)
+        if hit is not None:
+            return hit
+        if appraisal.dirty:
+            appraisal.settle(self, game)
+        touched, sets = appraisal.layout.touched(give, take)
+        tokens = appraisal.tokens
+        lasting = (key, appraisal.active, tokens[sets[0]]) if len(sets) == 1 else (key, appraisal.active, *[tokens[s] for s in sets])
+        memo = appraisal.pairs
+        found = memo.get(lasting)
+        if found is None:
+            if len(memo) > MEMO_SIZE:
+                memo.clear()
+            both = self._price_holdings(game, appraisal, (proposer, receiver), proposer, receiver, give, take, touched, sets)
+            found = memo[lasting] = (both[0], both[1])
+        appraisal.pairs_now[key] = found
+        return found
+
+    def _price_holdings(self, game: Observation, appraisal: Appraisal, players: tuple[int, ...], proposer: int, receiver: int,
+                        give: tuple[int, ...], take: tuple[int, ...], touched: list[int], sets: tuple[int, ...]) -> list[float]:
+        """Mortgage values and horizon x rent flow that change for each of ``players`` when ``give`` and ``take`` change hands.
 
         The rates after the trade are read set by set from the rates the appraisal has seen a
         related set's state give before (a set's rates depend on nothing else), and worked out
@@ -175,19 +203,21 @@ class Appraiser:
         owner = list(now_owner)
         for j, to in moved.items():
             owner[j] = to
-        now = appraisal.flows_of(self, game, player)[0]
         if appraisal.layout.partition:
             after = appraisal.rates_after(self, game, sets, owner)
-            rivals, players = appraisal.rivals, game.players
-            # Appraisal.flow of each touched field, written out
-            flow = sum((after[k] * rivals if owner[k] == player else (-after[k] if owner[k] >= 0 and players[owner[k]].active else 0.0))
-                       - now[k] for k in touched)
         else:
             land = landings_per_turn(game.board, game.rules)
-            flow = sum(appraisal.flow(game, player, owner[k], self._rate(game, land, k, owner)) - now[k] for k in touched)
-        assets = sum(game.fields[j].mortgage * ((owner[j] == player) - (now_owner[j] == player))
-                     for j in moved if not game.mortgaged[j])
-        return assets + self.horizon * flow
+            after = {k: self._rate(game, land, k, owner) for k in touched}
+        rivals, everyone, fields, mortgaged = appraisal.rivals, game.players, game.fields, game.mortgaged
+        out: list[float] = []
+        for player in players:
+            now = appraisal.flows_of(self, game, player)[0]
+            # Appraisal.flow of each touched field, written out
+            flow = sum((after[k] * rivals if owner[k] == player else (-after[k] if owner[k] >= 0 and everyone[owner[k]].active else 0.0))
+                       - now[k] for k in touched)
+            assets = sum(fields[j].mortgage * ((owner[j] == player) - (now_owner[j] == player)) for j in moved if not mortgaged[j])
+            out.append(assets + self.horizon * flow)
+        return out
 
     def rent_rates(self, game: Observation, owner: Sequence[int]) -> list[float]:
         """Expected rent per opponent turn of every field under ``owner`` (0 where unowned or mortgaged)."""
@@ -369,9 +399,14 @@ class Appraisal:
         self.flows: dict[int, tuple[list[float], float, int]] = {}
         self.now: dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], float] = {}
         self.memo: dict[tuple[object, ...], float] = {}
+        #: the same for the two sides of a proposed trade at once (Appraiser.holdings_gains_in)
+        self.pairs_now: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], tuple[float, float]] = {}
+        self.pairs: dict[tuple[object, ...], tuple[float, float]] = {}
         #: who holds each colour group's fields (-1: nobody yet), and the groups a trade could complete:
         #: every field owned, by two players or more
         self.holders: list[set[int]] = [{game.owner[j] for j in g} for g in game.board_groups]
+        #: the fields changed since the rates, set states and flows were last worked out (see :meth:`settle`)
+        self.dirty: set[int] = set()
         self.tradable = [i for i, held in enumerate(self.holders) if -1 not in held and len(held) > 1]
 
     def refresh(self, appraiser: Appraiser, game: Observation) -> None:
@@ -385,6 +420,7 @@ class Appraisal:
             return
         self.gen += 1
         self.now = {}
+        self.pairs_now = {}
         if active != self.active:  # every flow counts the rivals still in
             self.active = active
             self.rivals = sum(1 for p in game.players if p.active) - 1
@@ -412,6 +448,26 @@ class Appraisal:
         self.level[:] = level
         self.mortgaged[:] = mortgaged
         self.factory[:] = factory
+        if owners_changed:
+            layout = self.layout
+            for i in {layout.board_group_of[j] for j in owners_changed}:
+                if i >= 0:
+                    self.holders[i] = {owner[j] for j in game.board_groups[i]}
+            self.tradable = [i for i, held in enumerate(self.holders) if -1 not in held and len(held) > 1]
+        self.dirty |= changed
+
+    def settle(self, appraiser: Appraiser, game: Observation) -> None:
+        """Work out the rates, set states and kept flows that the changes since the last pricing moved.
+
+        :meth:`refresh` only notes which fields changed: a decision that prices nothing (most of a
+        bot's searches early in a game find no candidate) leaves them for the next one that does.
+        It is called, in the same decision, after :meth:`refresh`: the game is the copy.
+        """
+        changed = self.dirty
+        if not changed:
+            return
+        self.dirty = set()
+        owner = self.owner
         layout = self.layout
         for s in {s for j in changed for s in layout.sets_with[j]}:
             self.tokens[s] = _token(game, layout.sets[s])
@@ -433,11 +489,6 @@ class Appraisal:
                 o, rate = owner[k], rates[k]
                 flows[k] = rate * rivals if o == player else (-rate if o >= 0 and players[o].active else 0.0)
             self.flows[player] = (flows, sum(flows), assets)
-        if owners_changed:
-            for i in {layout.board_group_of[j] for j in owners_changed}:
-                if i >= 0:
-                    self.holders[i] = {owner[j] for j in game.board_groups[i]}
-            self.tradable = [i for i, held in enumerate(self.holders) if -1 not in held and len(held) > 1]
 
     def _set_rates(self, appraiser: Appraiser, game: Observation, s: int, token: int, owner: Sequence[int]) -> tuple[float, ...]:
         """The rates of related set ``s`` in the state ``token`` (under ``owner``), worked out once per state."""
@@ -475,6 +526,8 @@ class Appraisal:
 
     def flows_of(self, appraiser: Appraiser, game: Observation, player: int) -> tuple[list[float], float, int]:
         """``player``'s rent flow field by field, its sum, and the mortgage values of its unmortgaged fields."""
+        if self.dirty:
+            self.settle(appraiser, game)
         hit = self.flows.get(player)
         if hit is None:
             owner, rates, players, rivals = self.owner, self.rates, game.players, self.rivals
