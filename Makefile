@@ -13,7 +13,7 @@ WORKERS ?= 2
 COMPILED_TESTS := tests/test_compiled_build.py tests/test_invariants.py tests/test_rules_laspoly.py tests/test_rules_classic.py \
           tests/test_rules_sculptprice.py tests/test_conformance.py tests/test_observation.py tests/test_positions.py \
           tests/test_chance.py tests/test_record.py tests/test_hostile_files.py tests/test_bots.py tests/test_trading.py \
-          tests/test_digests.py
+          tests/test_digests.py tests/test_trading_digests.py
 #: the quick check of `make smoke`: the rules of every preset, save files, the command line, the docs
 SMOKE  := tests/test_rules_laspoly.py tests/test_rules_classic.py tests/test_rules_sculptprice.py tests/test_options.py \
           tests/test_boards.py tests/test_record.py tests/test_cli.py tests/test_cli_errors.py tests/test_serving.py \
