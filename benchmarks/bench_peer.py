@@ -158,14 +158,13 @@ def main() -> None:
     parser.add_argument("--peer-child", help=argparse.SUPPRESS)
     parser.add_argument("--laspoly-child", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    from bench_engine import BUILD_PATHS, machine
-
-    if args.peer_child:
+    if args.peer_child:  # the peer's process imports none of laspoly
         print(json.dumps(peer_child(Path(args.peer_child), args.games)))
         return
     if args.laspoly_child:
         print(json.dumps(laspoly_child(args.games, args.laspoly_child)))
         return
+    from bench_engine import BUILD_PATHS, machine
     if not args.peer:
         print("bench_peer: PEER is unset, so laspoly is not timed beside the peer simulator "
               "(make bench PEER=path/to/a/checkout of github.com/gamescomputersplay/monopoly)")
