@@ -29,8 +29,10 @@ help:
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 
+# Each target installs only what it uses (the extras of pyproject.toml): `make app` the dashboard, `make lab` the
+# lessons with the dashboard, `make test` everything the suite tests. A later, larger install marks the smaller ones.
 $(VENV)/.app-installed: pyproject.toml | $(BIN)/python
-	$(PIP) -e .
+	$(PIP) -e '.[app]'
 	touch $@
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
@@ -41,7 +43,7 @@ $(VENV)/.lab-installed: pyproject.toml | $(BIN)/python
 	$(PIP) -e '.[lab]'
 	touch $@ $(VENV)/.app-installed
 
-## app: install laspoly into .venv and serve the dashboard at http://localhost:5006 (another port: make app PORT=8080)
+## app: install laspoly and its dashboard (the app extra) into .venv and serve it at http://localhost:5006 (another port: make app PORT=8080)
 app: $(VENV)/.app-installed
 	$(BIN)/laspoly serve --port $(PORT)
 
@@ -67,10 +69,12 @@ postgres:
 	  fi; \
 	fi
 
-## test: install laspoly with the test extras (and Chromium and PostgreSQL), run ruff, mypy and the whole suite,
+## test: install laspoly with the test extras (and Chromium and PostgreSQL), run ruff, the import contracts, mypy
+##       and the whole suite,
 ##       then the engine's tests again against the compiled build (make test-compiled)
 test: $(VENV)/.test-installed chromium postgres
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
+	$(BIN)/lint-imports
 	$(MAKE) --no-print-directory -j2 --output-sync=target typecheck compiled-when-possible
 	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
 	$(MAKE) --no-print-directory test-compiled
@@ -116,9 +120,11 @@ smoke: $(VENV)/.test-installed
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
 	$(BIN)/python -m pytest -q -m "not slow and not browser" $(SMOKE)
 
-## lint: ruff, and mypy --strict on the engine, rules, errors and bots (settings in pyproject.toml)
+## lint: ruff, the import contracts (lint-imports) and mypy --strict on the engine, rules, errors, chain, bots and
+##       analysis (settings in pyproject.toml)
 lint: $(VENV)/.test-installed
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
+	$(BIN)/lint-imports
 	$(BIN)/mypy
 
 ## soak: 100,000 checked bot games across presets and seeds, and all 800 pinned seeded games on both builds
@@ -134,7 +140,7 @@ load: $(VENV)/.test-installed chromium
 	mkdir -p .benchmarks
 	$(BIN)/python benchmarks/load.py --json .benchmarks/load.json
 
-## lab: install the light lab extra (JupyterLab, nbconvert) and open the lessons in JupyterLab
+## lab: install the lab extra (JupyterLab, nbconvert, the dashboard) and open the lessons in JupyterLab
 lab: $(VENV)/.lab-installed
 	$(BIN)/jupyter lab notebooks $$([ "$$(id -u)" = "0" ] && echo --allow-root)
 

@@ -18,20 +18,22 @@ from typing import Any
 from setuptools import setup
 
 #: The modules compiled: the engine, the rules and the bots.  Left interpreted: ``native.py``, which only tells
-#: the compiler things (compiled, its interpreter-only branch would be dead code).
+#: the compiler things (compiled, its interpreter-only branch would be dead code), and ``compiled.py``, which
+#: asks which build runs.  The movement chain (``laspoly/chain``) that the trading bots read stays Python: it is numpy.
 COMPILED = [
     "laspoly/errors.py",
     "laspoly/engine/actions.py",
+    "laspoly/engine/base.py",
     "laspoly/engine/chance.py",
+    "laspoly/engine/checked.py",
     "laspoly/engine/events.py",
     "laspoly/engine/game.py",
     "laspoly/engine/invariants.py",
     "laspoly/engine/legality.py",
     "laspoly/engine/observation.py",
     "laspoly/engine/payments.py",
-    "laspoly/engine/position.py",
     "laspoly/engine/position_checks.py",
-    "laspoly/engine/positions.py",
+    "laspoly/engine/position_format.py",
     "laspoly/engine/reasons.py",
     "laspoly/engine/state.py",
     "laspoly/engine/turns.py",
@@ -40,6 +42,7 @@ COMPILED = [
     "laspoly/rules/options.py",
     "laspoly/rules/presets.py",
     "laspoly/bots/basic.py",
+    "laspoly/bots/registry.py",
     "laspoly/bots/runner.py",
     "laspoly/bots/trader.py",
     "laspoly/bots/valuation.py",

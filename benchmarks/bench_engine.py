@@ -32,11 +32,11 @@ from pathlib import Path
 from typing import Any
 
 import laspoly
-from laspoly.bots.basic import make_bot
+from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_game
 from laspoly.engine.game import Game
 
-#: The figures the README's speed table states as goals, by preset.
+#: The figures the speed table of docs/performance.md states as goals, by preset.
 GOALS = {"standard": 250_000, "laspoly": 200_000}
 ROOT = Path(__file__).resolve().parents[1]
 #: Where each build is imported from: the source tree, or the copy that ``make compiled`` builds.

@@ -5,8 +5,8 @@ UI and no numerical library.
 """
 
 from laspoly.engine import actions
+from laspoly.engine.compiled import is_compiled
 from laspoly.engine.game import Game
-from laspoly.engine.native import is_compiled
 from laspoly.errors import (
     BoardError,
     ChanceError,

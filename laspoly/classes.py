@@ -4,9 +4,12 @@ A teacher creates a class (:func:`create_class`) and gets two links: the
 *student link* (``?class=CODE``), from which every game started belongs to the
 class, and the *teacher link* (``?class=CODE&teacher=KEY``), whose key is
 random, shown once, and stored only as its hash, like a room's tokens.  The
-teacher's key also opens each of the class's rooms read-only, so the teacher
-watches any game without its owner's links; students only ever hold their own
-room's links.  A wrong key is refused and logged (:func:`open_class`).
+teacher's page shows a *watch link* for each room (``?room=ID&view=TOKEN``):
+its token is derived from the teacher's key and the room (:func:`watch_token`),
+stored only as its hash, and opens that one room read-only; the teacher's key
+itself is in no link but the teacher link, and opens no room.  Students only
+ever hold their own room's links.  A wrong key is refused and logged, and a
+device that keeps trying wrong keys is held off for a while (:func:`open_class`).
 
 :class:`ClassData` replays every room of the class from the store and keeps
 each one's game, catching up by the actions stored since it last looked (as a
@@ -18,11 +21,17 @@ library.
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import io
 import logging
 import secrets
+import threading
+import time
+from collections import OrderedDict, deque
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from laspoly.csv_export import write_csv
 from laspoly.engine import events as E
@@ -33,16 +42,21 @@ from laspoly.errors import LaspolyError
 from laspoly.record import replay
 from laspoly.store import ClassRecord, Store, StoreError, token
 
-__all__ = ["ClassData", "ClassRecord", "NewClass", "RoomSummary", "check_class_name", "check_code", "create_class",
-           "find_class", "join_class_room", "open_class", "student_link", "teacher_link"]
+__all__ = ["ClassData", "ClassRecord", "NewClass", "RoomSummary", "TeacherKeyThrottle", "check_class_name", "check_code",
+           "create_class", "find_class", "is_class_watch", "open_class", "student_link", "teacher_link", "watch_token"]
 
 log = logging.getLogger("laspoly.classes")
 
 #: A class code's letters: no 0/O or 1/I/L, so a code read aloud or from a board is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 CODE_LENGTH = 6
-#: The most rooms a teacher's page follows (the newest are dropped past it).
+#: The most rooms a teacher's page follows: the newest ones (older rooms are counted, not replayed).
 MAX_CLASS_ROOMS = 200
+#: Wrong teacher keys one device may try for one class within :data:`TEACHER_KEY_WINDOW` seconds.
+MAX_WRONG_TEACHER_KEYS = 5
+TEACHER_KEY_WINDOW = 60.0
+#: How many devices (and classes) the throttle remembers; the least recently seen are forgotten first.
+THROTTLE_ENTRIES = 4096
 
 
 @dataclass(frozen=True)
@@ -72,6 +86,11 @@ def student_link(code: str) -> str:
 def teacher_link(code: str, teacher_key: str) -> str:
     """The class's teacher link, as a query string."""
     return f"?class={code}&teacher={teacher_key}"
+
+
+def watch_token(teacher_key: str, room_id: str) -> str:
+    """The token of a class room's watch link, derived from the teacher's key (which no link shows) and the room."""
+    return hmac.new(teacher_key.encode(), f"{room_id}:watch".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 def check_class_name(name: object) -> str:
@@ -106,18 +125,82 @@ def find_class(store: Store, code: str) -> ClassRecord:
     return store.class_record(check_code(code))
 
 
-def open_class(store: Store, code: str, teacher_key: str) -> ClassRecord:
-    """The class of a teacher link; a wrong or forged key is refused and logged."""
+class TeacherKeyThrottle:
+    """Counts wrong teacher keys per device and class, and holds a device off once it has tried too many.
+
+    At most :data:`MAX_WRONG_TEACHER_KEYS` wrong keys per ``window`` seconds; past
+    that every attempt from that device for that class, right or wrong, is refused
+    until the oldest wrong one is ``window`` seconds old, so guessing a key is
+    hopeless.  A right key clears the device's count.  At most ``entries`` devices
+    and classes are remembered (the least recently seen are forgotten), so a flood
+    of addresses cannot grow the server's memory.
+    """
+
+    def __init__(self, limit: int = MAX_WRONG_TEACHER_KEYS, window: float = TEACHER_KEY_WINDOW,
+                 entries: int = THROTTLE_ENTRIES, clock: Any = time.monotonic) -> None:
+        self.limit, self.window, self.entries, self.clock = limit, window, entries, clock
+        self._wrong: OrderedDict[tuple[str, str], deque[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def wait(self, client: str, code: str) -> float:
+        """Seconds this device must wait before it may try a key for this class again (0: it may now)."""
+        now = self.clock()
+        with self._lock:
+            times = self._wrong.get((client, code))
+            if times is None:
+                return 0.0
+            while times and now - times[0] >= self.window:
+                times.popleft()
+            return self.window - (now - times[0]) if len(times) >= self.limit else 0.0
+
+    def wrong(self, client: str, code: str) -> None:
+        """Note a wrong key from this device for this class."""
+        with self._lock:
+            times = self._wrong.pop((client, code), None) or deque(maxlen=self.limit)
+            times.append(self.clock())
+            self._wrong[(client, code)] = times  # the most recently seen last
+            while len(self._wrong) > self.entries:
+                self._wrong.popitem(last=False)
+
+    def right(self, client: str, code: str) -> None:
+        """A right key: the device's wrong ones are forgotten."""
+        with self._lock:
+            self._wrong.pop((client, code), None)
+
+
+#: The server's one throttle of teacher keys (each process has its own).
+TEACHER_KEYS = TeacherKeyThrottle()
+
+
+def open_class(store: Store, code: str, teacher_key: str, client: str = "", throttle: TeacherKeyThrottle | None = None) -> ClassRecord:
+    """The class of a teacher link; an empty, wrong or forged key is refused and logged.
+
+    ``client`` names the device (its address): after too many wrong keys for a class
+    (:class:`TeacherKeyThrottle`) its attempts are refused for a while, with a message that says so.
+    """
+    throttle = throttle or TEACHER_KEYS
+    typed = code.strip().upper()[:20]
+    wait = throttle.wait(client, typed)
+    if wait > 0:
+        log.warning("refused: too many wrong teacher keys from one device for class %s", typed)
+        raise StoreError(f"too many wrong teacher keys from this device: try again in {int(wait) + 1} seconds")
+    if not teacher_key:
+        store.refuse(f"class:{typed}", "a teacher link without its key")
+        log.warning("refused: a teacher link without its key")
+        raise StoreError("this teacher link has no key: open the teacher link exactly as it was shown when the class was made")
     try:
         record = find_class(store, code)
     except StoreError:
-        store.refuse(f"class:{code[:20]}", "unknown class for a teacher link")
+        throttle.wrong(client, typed)
+        store.refuse(f"class:{typed}", "unknown class for a teacher link")
         log.warning("refused: a teacher link for an unknown class")
         raise
     if not record.is_teacher(teacher_key):
+        throttle.wrong(client, typed)
         store.refuse(f"class:{record.code}", "wrong teacher key")
         log.warning("refused: wrong teacher key for class %s", record.code)
         raise StoreError("this teacher link is not valid for that class")
+    throttle.right(client, typed)
     return record
 
 
@@ -133,7 +216,7 @@ class RoomSummary:
     over: bool
     actions: int
     last_activity: float
-    watch: str  # the teacher's read-only link to it, as a query string
+    watch: str  # the read-only watch link to it (:func:`watch_token`), as a query string
 
 
 @dataclass
@@ -141,42 +224,57 @@ class _Followed:
     """A class room's game, kept and caught up from the store."""
 
     game: Game
+    watch: str  # the room's watch link, as a query string
     last_activity: float = 0.0
 
 
 @dataclass
 class ClassData:
-    """The class's rooms, followed live, and their dice and landings pooled."""
+    """The class's rooms, followed live, and their dice and landings pooled.
+
+    It follows the newest :data:`MAX_CLASS_ROOMS` rooms; :attr:`total` counts them all.
+    """
 
     store: Store
     code: str
-    teacher_key: str
+    teacher_key: str = field(repr=False)  # never in a log line, a link or anything the page holds
     rooms: dict[str, _Followed] = field(default_factory=dict)
+    #: How many rooms the class has (the newest :data:`MAX_CLASS_ROOMS` of them are followed).
+    total: int = 0
 
     def refresh(self) -> None:
-        """Catch up with every room of the class: new rooms are replayed, known ones get their new actions."""
-        for room_id in self.store.class_rooms(self.code)[:MAX_CLASS_ROOMS]:
+        """Catch up with the class's newest rooms: new rooms are replayed (and get their watch link), known ones get their new actions."""
+        newest = self.store.class_rooms(self.code, limit=MAX_CLASS_ROOMS)
+        self.total = self.store.class_room_count(self.code)
+        kept: dict[str, _Followed] = {}
+        for room_id in newest:  # newest first: the order the teacher's page lists them in
             followed = self.rooms.get(room_id)
             try:
                 if followed is None:
                     room = self.store.room(room_id)
-                    followed = self.rooms[room_id] = _Followed(replay(room.setup, self.store.actions(room_id)))
+                    token_ = watch_token(self.teacher_key, room_id)
+                    self.store.set_watch_token(room_id, token_)
+                    followed = _Followed(replay(room.setup, self.store.actions(room_id)), f"?room={room_id}&view={token_}")
                 else:
                     for raw in self.store.actions(room_id, since=len(followed.game.history)):
                         followed.game.apply(action_from_dict(raw))
                 followed.last_activity = self.store.last_activity(room_id)
+                kept[room_id] = followed
             except LaspolyError:  # a room that cannot be read is left out, never the page
                 log.exception("a class room could not be read")
-                self.rooms.pop(room_id, None)
+        self.rooms = kept  # rooms pushed out by newer ones are let go
 
-    def summaries(self) -> list[RoomSummary]:
-        """Every room: players, round, leader by net worth (the winner once over), last activity and a watch link."""
+    def summaries(self, start: int = 0, count: int | None = None) -> list[RoomSummary]:
+        """The followed rooms, newest first (``count`` of them from ``start``): players, round, leader by net worth
+        (the winner once over), last activity and a watch link."""
         out = []
-        for room_id, f in self.rooms.items():
+        ids = list(self.rooms)[start:None if count is None else start + count]
+        for room_id in ids:
+            f = self.rooms[room_id]
             g = f.game
             lead = g.winner if g.is_over and g.winner >= 0 else (g.standings()[0][0] if g.active_players else 0)
             out.append(RoomSummary(room_id, [p.name for p in g.players], g.preset.id, g.round, g.players[lead].name,
-                                   g.is_over, len(g.history), f.last_activity, f"?room={room_id}&view={self.teacher_key}"))
+                                   g.is_over, len(g.history), f.last_activity, f.watch))
         return out
 
     def _events(self) -> Iterable[tuple[str, Game, E.Event]]:
@@ -211,12 +309,6 @@ class ClassData:
         return write_csv(["room", "preset", "kind", "player", "die1", "die2", "value", "field_name"], rows)
 
 
-def join_class_room(store: Store, room_id: str, teacher_key: str) -> bool:
-    """True if ``teacher_key`` is the key of the class this room belongs to (it then opens the room read-only)."""
-    code = store.class_of(room_id)
-    if code is None:
-        return False
-    try:
-        return store.class_record(code).is_teacher(teacher_key)
-    except StoreError:
-        return False
+def is_class_watch(store: Store, room_id: str, secret: str) -> bool:
+    """True if ``secret`` is the watch token a class's teacher page showed for this room (it opens the room read-only)."""
+    return store.class_of(room_id) is not None and store.is_watch_token(room_id, secret)

@@ -21,12 +21,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from laspoly import cli_args as T
-from laspoly.bots.basic import DEFAULT_BOT, make_bot
+from laspoly.bots.registry import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_game
+from laspoly.engine.compiled import build_name
 from laspoly.engine.events import RESULT_LINES, default_names
 from laspoly.engine.game import Game
-from laspoly.engine.native import build_name
 from laspoly.errors import LaspolyError
+from laspoly.extras import require
 from laspoly.record import load_game, save_game
 from laspoly.rules.options import describe_options, parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
@@ -75,7 +76,7 @@ def _new_game(args: argparse.Namespace) -> Game:
 
 def _game_from_position(args: argparse.Namespace) -> Game:
     """The game of a shipped demonstration or a position file: it brings its own players, rules and dice."""
-    from laspoly.positions import game_from
+    from laspoly.position_files import game_from
 
     clashing = [flag for flag, value in (("--players", args.players), ("--names", args.names), ("--variant", args.variant),
                                         ("--rule", args.rule), ("--dice", args.dice)) if value]
@@ -86,7 +87,7 @@ def _game_from_position(args: argparse.Namespace) -> Game:
 
 def cmd_positions(args: argparse.Namespace) -> int:
     """One line per shipped demonstration position: its id and title."""
-    from laspoly.positions import demonstrations
+    from laspoly.position_files import demonstrations
 
     for demo in demonstrations(args.lang):
         print(f"{demo.id}  {demo.title}")
@@ -117,7 +118,7 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"{path.name}: a valid board '{board.id}' with {board.size} fields and {sum(len(d) for d in board.decks.values())} cards")
         return 0
     if b"laspoly-position" in head:
-        from laspoly.positions import load_position, position_summary
+        from laspoly.position_files import load_position, position_summary
 
         print(f"{path.name}: {position_summary(load_position(path))}")
         return 0
@@ -175,6 +176,9 @@ def cmd_landings(args: argparse.Namespace) -> int:
 def cmd_simulate(args: argparse.Namespace) -> int:
     from laspoly.analysis.simulate import simulate
 
+    if args.dask:
+        require("dask", "simulate --dask")
+
     players = args.players or (len(args.bots) if args.bots else DEFAULT_PLAYERS)
     r = simulate(args.variant, players=players, games=args.games, bots=args.bots, max_turns=args.max_turns, seed=args.seed,
                  rules=parse_rule_args(args.rule), workers=args.workers, dask=args.dask, quiet=args.quiet)
@@ -193,6 +197,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 def cmd_tournament(args: argparse.Namespace) -> int:
     from laspoly.analysis.simulate import tournament
+
+    if args.dask:
+        require("dask", "tournament --dask")
 
     r = tournament(args.bots, games=args.games, variant=args.variant, seed=args.seed,
                    rules=parse_rule_args(args.rule), max_turns=args.max_turns, workers=args.workers, dask=args.dask,
@@ -231,18 +238,28 @@ def cmd_soak(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
+    from laspoly.store import default_url
+
+    require("app", "laspoly serve")  # the dashboard is an extra: one line saying how to add it, not a traceback
+    if default_url().startswith(("postgresql://", "postgres://")):
+        require("postgres", "a postgresql:// room database ($LASPOLY_DB)")
     from laspoly.serving import check_can_listen, quiet_closed_connection_warnings, tune_collector
 
     check_can_listen(args.address, args.port)  # before anything is printed: a taken port is one error line
     import panel as pn
 
+    from laspoly.limits import WEBSOCKET_MAX_MESSAGE_BYTES
+    from laspoly.serving import ServedHostsOnly, allowed_hosts
     from laspoly.ui.app import session_app
 
     quiet_closed_connection_warnings()
     tune_collector()
+    # only these names reach the server (anything else: 403), and a page's websocket must come from one of them
+    hosts = allowed_hosts(args.address, args.port, extra=args.allow_websocket_origin or ())
     print(f"Serving the Las Poly dashboard at http://{args.address}:{args.port}/ (Ctrl+C stops it)", flush=True)
     pn.serve(session_app, port=args.port, address=args.address, show=args.show, title="Las Poly",
-             websocket_origin=args.allow_websocket_origin or [f"{args.address}:{args.port}", f"localhost:{args.port}"])
+             websocket_origin=hosts, auth_provider=ServedHostsOnly(hosts),
+             websocket_max_message_size=WEBSOCKET_MAX_MESSAGE_BYTES)
     return 0
 
 
@@ -357,7 +374,7 @@ def _add_run_commands(sub: Any) -> None:
     serve.add_argument("--address", default="localhost", help="address to listen on (0.0.0.0: every network)")
     serve.add_argument("--show", action="store_true", help="open a browser")
     serve.add_argument("--allow-websocket-origin", action="append", type=T.origin, metavar="HOST:PORT",
-                       help="another origin allowed to connect, as the browser shows it (repeatable)")
+                       help="another host name the server answers to, as the browser shows it (repeatable); any other gets 403")
     serve.set_defaults(func=cmd_serve)
 
 

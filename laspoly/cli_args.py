@@ -87,7 +87,7 @@ def name_list(text: str) -> list[str]:
 
 def bot_list(text: str) -> list[str]:
     """An argparse type: comma-separated bot temperaments (one game seats them all, so 2 to 8)."""
-    from laspoly.bots.basic import TEMPERAMENTS
+    from laspoly.bots.registry import TEMPERAMENTS
 
     bots = [part.strip() for part in text.split(",")]
     unknown = [b for b in bots if b not in TEMPERAMENTS]

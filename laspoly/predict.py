@@ -16,8 +16,6 @@ from dataclasses import dataclass
 
 #: The exact share of each total 2-12 of two dice.
 TWO_DICE = tuple((6 - abs(t - 7)) / 36 for t in range(2, 13))
-#: The total most likely to come: 7, six ways out of 36.
-BEST_GUESS = 7
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """Save, load and replay games as versioned JSON: the setup, then every action.
 
-A game started from a position (:mod:`laspoly.engine.positions`) records that
+A game started from a position (:mod:`laspoly.engine.position_format`) records that
 position in its setup, and its replay starts from it.
 
 A save file never holds code: it is read with :func:`json.loads` and every
@@ -24,6 +24,7 @@ SAVE_FORMAT = "laspoly-save"
 SAVE_VERSION = 1
 #: Save files larger than this are refused before they are read (about 50,000 actions fit in 5 MB).
 MAX_SAVE_BYTES = 5_000_000
+#: The longest save file the command line replays (the server stores fewer: :data:`laspoly.limits.ROOM_MAX_ACTIONS`).
 MAX_ACTIONS = 200_000
 _SETUP_KEYS = {"preset", "players", "seed", "rules", "dice", "max_rounds", "position"}
 
@@ -91,8 +92,17 @@ def replay(setup: dict[str, Any], actions: list[Any]) -> Game:
     return game
 
 
-def game_from_dict(data: Any) -> Game:
-    """Check a decoded save file and replay it into the identical game."""
+class TooManyActions(SaveFileError):
+    """A save file with more actions than the reader takes (refused before any of them is replayed)."""
+
+    def __init__(self, count: int, limit: int) -> None:
+        super().__init__(f"the save file's actions must be a list of at most {limit} (it has {count})")
+        self.count = count
+        self.limit = limit
+
+
+def game_from_dict(data: Any, max_actions: int = MAX_ACTIONS) -> Game:
+    """Check a decoded save file and replay it into the identical game (at most ``max_actions`` actions)."""
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
         raise SaveFileError("not a laspoly save file (it has no 'format': 'laspoly-save')")
     if data.get("version") != SAVE_VERSION:
@@ -101,9 +111,12 @@ def game_from_dict(data: Any) -> Game:
     if unknown:
         raise SaveFileError(f"the save file has unknown key(s): {', '.join(sorted(map(str, unknown)))[:200]}")
     actions = data.get("actions")
-    if not isinstance(actions, list) or len(actions) > MAX_ACTIONS:
-        raise SaveFileError(f"the save file's actions must be a list of at most {MAX_ACTIONS}")
-    game = replay(data.get("setup"), actions)
+    if not isinstance(actions, list):
+        raise SaveFileError(f"the save file's actions must be a list of at most {max_actions}")
+    if len(actions) > max_actions:
+        raise TooManyActions(len(actions), max_actions)
+    setup: Any = data.get("setup")  # checked by the set-up's own reader
+    game = replay(setup, actions)
     digest = data.get("digest")
     if digest is not None and digest != game.digest():
         raise SaveFileError("the save file's digest does not match its replay: the file was altered or is damaged")
@@ -116,9 +129,9 @@ def load_game(path: str | Path) -> Game:
     return game_from_json(read_limited(path, MAX_SAVE_BYTES, "save files"), path.name)
 
 
-def game_from_json(raw: bytes | str, name: str = "save file") -> Game:
-    """Decode and replay save-file text; every failure is a :class:`SaveFileError`."""
-    return game_from_dict(decode_json(raw, name, MAX_SAVE_BYTES, "save files"))
+def game_from_json(raw: bytes | str, name: str = "save file", max_actions: int = MAX_ACTIONS) -> Game:
+    """Decode and replay save-file text of at most ``max_actions`` actions; every failure is a :class:`SaveFileError`."""
+    return game_from_dict(decode_json(raw, name, MAX_SAVE_BYTES, "save files"), max_actions)
 
 
 def read_limited(path: Path, limit: int, kind: str, error: type[LaspolyError] = SaveFileError) -> bytes:

@@ -11,7 +11,15 @@ server processes.
 
 Seat and spectator tokens are derived from the owner's secret key with HMAC,
 so the owner can always show the invitation links again while the database
-keeps only their hashes.
+keeps only their hashes.  The owner key itself is made by the server
+(:func:`new_owner_key`) and never taken from an address: a ``me=`` key is given
+back to a page only when the server issued it and it owns the stored room that
+page opens (:func:`adopt_owner_key`).
+
+A new page's game is a room that exists only on that page
+(``open_room(..., stored=False)``) until its first stored decision: a move, a
+seat swapped, or its invitation links shown.  A page nobody played leaves
+nothing in the database.
 """
 
 from __future__ import annotations
@@ -19,17 +27,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import re
+import time
 from collections.abc import Sequence
 from typing import Any
 
-from laspoly.classes import NewClass, create_class, join_class_room
+from laspoly.classes import NewClass, create_class, is_class_watch
 from laspoly.engine import actions as A
 from laspoly.engine.actions import action_from_dict
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
 from laspoly.predict import Guess
 from laspoly.record import replay
-from laspoly.store import Room, Seat, Store, StoreError, token
+from laspoly.store import Room, Seat, Store, StoreError, digest, token
 from laspoly.table import PERSON, Refused, RoomSummary, check_seat, first_person, seat_bots
 
 log = logging.getLogger("laspoly.rooms")
@@ -40,9 +50,45 @@ def seat_token(owner_key: str, room_id: str, seat: int | str) -> str:
     return hmac.new(owner_key.encode(), f"{room_id}:{seat}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
+#: The form of a key this server makes (:func:`laspoly.store.token`): 24 URL-safe characters.
+KEY_FORM = re.compile(r"[A-Za-z0-9_-]{24}")
+
+
 def new_owner_key() -> str:
-    """A new owner key for a browser that has none (kept in its URL as ``me``)."""
+    """A new owner key, made by the server, for a page that brings none it may keep (kept in its URL as ``me``).
+
+    The database learns its hash with the first room stored under it.
+    """
     return token()
+
+
+def adopt_owner_key(store: Store, me: str | None, room: Room) -> str | None:
+    """The owner key of a page's address, when this server issued it and it owns ``room``; else None.
+
+    A key someone chose, one of another form, or one that does not own the room
+    the address opens is never taken: a link that carries a stranger's ``me=``
+    does not put the games opened from it in the stranger's "My games".
+    """
+    if not me or not KEY_FORM.fullmatch(me):
+        return None
+    if not room.is_owner(me) or not store.knows_owner(me):
+        return None
+    return me
+
+
+def unplayed_page(store: Store, room_id: str, secret: str, me: str | None) -> bool:
+    """True for the address of a page nobody played: its owner's seat link of a room that was never stored.
+
+    Reloading such a page opens a new game, as it was (with a new key: nothing was stored under the old one),
+    instead of refusing the link.
+    """
+    if not me or not hmac.compare_digest(secret, seat_token(me, room_id, 0)):
+        return False
+    try:
+        store.room(room_id)
+    except StoreError:
+        return True
+    return False
 
 
 def owner_link(owner_key: str, room_id: str, seat: int = 0) -> str:
@@ -51,30 +97,43 @@ def owner_link(owner_key: str, room_id: str, seat: int = 0) -> str:
 
 
 def open_room(store: Store, game: Game, seats: Sequence[str], owner_key: str, lang: str = "en", *,
-              class_code: str | None = None) -> RoomTable:
+              class_code: str | None = None, stored: bool = True) -> RoomTable:
     """Store a new or loaded game, with the actions played so far, in a new room owned by ``owner_key``.
 
     The creator sits in the first person seat (a spectator when there is none).  With ``class_code``
-    the room is one of that class's games (:mod:`laspoly.classes`).
+    the room is one of that class's games (:mod:`laspoly.classes`).  With ``stored=False`` the room
+    is written only at its first stored decision (:meth:`RoomTable.keep`): a new page's game.
     """
     seats = [check_seat(kind) for kind in seats]
     room_id, first = token(), first_person(seats)
+    joined = tuple(i == first for i in range(len(seats)))
+    room = Room(room_id, time.time(), digest(owner_key), digest(seat_token(owner_key, room_id, "view")), game.setup,
+                tuple(Seat(kind, digest(seat_token(owner_key, room_id, i)), j) for i, (kind, j) in enumerate(zip(seats, joined, strict=True))),
+                lang)
+    table = RoomTable(store, room, game, seat=first, owner_key=owner_key, class_code=class_code, stored=False)
+    if stored:
+        table.keep()
+    return table
+
+
+def _store_room(store: Store, room: Room, owner_key: str, game: Game, class_code: str | None) -> Room:
+    """Write a room made on a page, with the actions played so far, and make it one of its class's games."""
     # tokens derived from the owner's key, so the owner can show the links again; only hashes are stored
-    new = store.create_room(game.setup, seats, owner_key, lang, room_id=room_id,
-                            seat_tokens=tuple(seat_token(owner_key, room_id, i) for i in range(len(seats))),
-                            spectator_token=seat_token(owner_key, room_id, "view"),
-                            joined=tuple(i == first for i in range(len(seats))))
-    for k, action in enumerate(game.history):
-        store.append(room_id, k, action.as_dict())
+    new = store.create_room(game.setup, [s.kind for s in room.seats], owner_key, room.lang, room_id=room.id,
+                            seat_tokens=tuple(seat_token(owner_key, room.id, i) for i in range(len(room.seats))),
+                            spectator_token=seat_token(owner_key, room.id, "view"),
+                            joined=tuple(s.joined for s in room.seats))
+    store.append_many(room.id, [action.as_dict() for action in game.history])  # a loaded game's log: one transaction
     if class_code is not None:
-        store.add_to_class(class_code, room_id)
-    return RoomTable(store, new.room, game, seat=first, owner_key=owner_key, class_code=class_code)
+        store.add_to_class(class_code, room.id)
+    return new.room
 
 
 def join_room(store: Store, room_id: str, secret: str, owner_key: str | None = None) -> RoomTable:
     """Open a room by a seat's or the spectator's token; a wrong token is refused and logged.
 
-    The key of the class a room belongs to opens it read-only too: the teacher watches every game of the class.
+    The watch link a class's teacher page shows for the room opens it read-only too (:func:`~laspoly.classes.watch_token`);
+    the teacher's key itself opens no room.  ``owner_key`` makes this page the owner's only when :func:`adopt_owner_key` takes it.
     """
     try:
         room = store.room(room_id)
@@ -83,7 +142,7 @@ def join_room(store: Store, room_id: str, secret: str, owner_key: str | None = N
         log.warning("refused: unknown room")
         raise
     seat = room.seat_of(secret)
-    if seat is None and not room.is_spectator(secret) and not join_class_room(store, room_id, secret):
+    if seat is None and not room.is_spectator(secret) and not is_class_watch(store, room_id, secret):
         store.refuse(room_id, "wrong or forged token")
         log.warning("refused: wrong or forged token for a room")
         raise StoreError("this link is not valid for that game")
@@ -92,7 +151,9 @@ def join_room(store: Store, room_id: str, secret: str, owner_key: str | None = N
         seats = tuple(Seat(s.kind, s.token_hash, s.joined or i == seat) for i, s in enumerate(room.seats))
         store.set_seats(room_id, seats)
         room = store.room(room_id)
-    owner = owner_key if owner_key and room.is_owner(owner_key) else None
+    owner = adopt_owner_key(store, owner_key, room)
+    if owner_key and owner is None:
+        log.warning("refused: an owner key in a room's address that this server did not issue for that room")
     return RoomTable(store, room, game, seat=seat, owner_key=owner, class_code=store.class_of(room_id))
 
 
@@ -108,8 +169,10 @@ class RoomTable:
     shared = True
 
     def __init__(self, store: Store, room: Room, game: Game, *, seat: int | None, owner_key: str | None = None,
-                 class_code: str | None = None) -> None:
+                 class_code: str | None = None, stored: bool = True) -> None:
         self.store = store
+        #: The room as made on this page, until its first stored decision writes it (None once it is stored).
+        self._unstored: Room | None = None if stored else room
         #: The class this room's games belong to (a new game started here joins it too), or None.
         self.class_code = class_code
         self.room_id = room.id
@@ -118,6 +181,20 @@ class RoomTable:
         self.seat = seat
         self.owner_key = owner_key
         self._take_seats(room)
+
+    @property
+    def stored(self) -> bool:
+        """True once the room is in the database (a new page's room is written at its first stored decision)."""
+        return self._unstored is None
+
+    def keep(self) -> None:
+        """Write the room now, if this page has not yet: a decision is about to be stored, or its links shown."""
+        room = self._unstored
+        if room is None:
+            return
+        assert self.owner_key is not None  # a room made on a page is its owner's
+        _store_room(self.store, room, self.owner_key, self.game, self.class_code)
+        self._unstored = None
 
     def _take_seats(self, room: Room) -> None:
         self.seats = [s.kind for s in room.seats]
@@ -151,7 +228,9 @@ class RoomTable:
         return self.joined[player]
 
     def _refuse(self, logged: str, message: str, key: str, **values: Any) -> None:
+        """Log a refused request once, in the room's refusals and as one line of the server's log, then refuse it."""
         self.store.refuse(self.room_id, logged)
+        log.warning("refused in a room: %s", logged)
         raise Refused(message, key, **values)
 
     def check_act(self, action: A.Action) -> None:
@@ -167,14 +246,17 @@ class RoomTable:
         """A spectator never moves the bots; "Run to end" plays people's seats too, so only when all of them are played here."""
         people = [i for i in range(len(self.seats)) if self.is_person(i)]
         if to_end and (not self.can_drive or not all(self.plays_here(i) for i in people)):
-            raise Refused("Run to end would play other people's seats: it is not available while others play.", "refused.run_to_end")
+            who = "a spectator" if self.seat is None else f"seat {self.seat + 1}"
+            self._refuse(f"{who} asked to run to the end while others play",
+                         "Run to end would play other people's seats: it is not available while others play.", "refused.run_to_end")
         if not self.can_drive:
-            raise Refused("This is a spectator's view: it cannot act.", "refused.spectator")
+            self._refuse("a spectator tried to move the bots", "This is a spectator's view: it cannot act.", "refused.spectator")
 
     # ------------------------------------------------------------ the log
 
     def commit(self, action: A.Action) -> bool:
         """Store the action as the next entry of the log, then play it; if another device was first, catch up instead."""
+        self.keep()
         if not self.store.append(self.room_id, len(self.game.history), action.as_dict()):
             self.sync()
             return False
@@ -183,6 +265,8 @@ class RoomTable:
 
     def sync(self) -> bool:
         """Replay what other devices stored since this device last looked, and their seat changes.  True if anything changed."""
+        if not self.stored:  # nobody else can have opened a room that exists only on this page
+            return False
         stored = self.store.actions(self.room_id, since=len(self.game.history))
         try:
             for raw in stored:
@@ -206,6 +290,7 @@ class RoomTable:
         check_seat(kind)
         if self.owner_key is None:
             raise Refused("Only the person who started the game can swap seats.", "refused.not_owner_seats")
+        self.keep()
         room = self.store.room(self.room_id)
         seats = tuple(Seat(kind if i == player else s.kind, s.token_hash, s.joined) for i, s in enumerate(room.seats))
         self.store.set_seats(self.room_id, seats)
@@ -218,9 +303,13 @@ class RoomTable:
         return owner_link(owner, room.room_id, room.seat if room.seat is not None else 0)
 
     def links(self) -> dict[str, str]:
-        """Query strings of every seat and of the spectator (only the owner can derive them)."""
+        """Query strings of every seat and of the spectator (only the owner can derive them).
+
+        Links shown may be opened on other devices at once, so showing them stores the room.
+        """
         if self.owner_key is None:
             return {}
+        self.keep()
         out = {f"seat {i + 1}": f"?room={self.room_id}&seat={seat_token(self.owner_key, self.room_id, i)}"
                for i in range(len(self.seats))}
         out["spectator"] = f"?room={self.room_id}&view={seat_token(self.owner_key, self.room_id, 'view')}"
@@ -241,11 +330,12 @@ class RoomTable:
 
     def add_guess(self, guess: Guess) -> None:
         """Store a guess beside its roll, for every device and the projector."""
+        self.keep()
         self.store.add_guess(self.room_id, guess)
 
     def guesses(self) -> list[Guess]:
         """The room's guesses so far."""
-        return self.store.guesses(self.room_id)
+        return self.store.guesses(self.room_id) if self.stored else []
 
     def create_class(self, name: str) -> NewClass:
         """A new class in this room's database; its teacher key is shown once."""

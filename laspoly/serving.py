@@ -1,4 +1,12 @@
-"""What ``laspoly serve`` adds to Panel's server: a port check first, a quieter log, and a calmer garbage collector.
+"""What ``laspoly serve`` adds to Panel's server: a port check first, served hosts only, a quieter log, a calmer collector.
+
+Only the names the server serves may reach it (:func:`allowed_hosts`):
+``localhost`` and ``127.0.0.1`` on its port, the address it listens on, a
+classroom's LAN address, and each ``--allow-websocket-origin``.  A request
+with any other ``Host`` header, the page or its websocket, gets 403
+(:class:`ServedHostsOnly`), so a page served through another name that
+resolves to this server (DNS rebinding) cannot load the dashboard or act in
+it.  The websocket's ``Origin`` must be one of the same names.
 
 A page closed while the server is still sending it (the dashboard arrives in
 steps) makes Bokeh log "Failed sending message as connection was closed" once
@@ -15,8 +23,11 @@ import gc
 import logging
 import sys
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
+
+from bokeh.server.auth_provider import AuthProvider
+from bokeh.server.util import check_allowlist
 
 from laspoly.errors import LaspolyError
 
@@ -37,6 +48,75 @@ def check_can_listen(address: str, port: int) -> None:
         raise LaspolyError(f"cannot listen on {address}:{port}: {exc.strerror or exc}{hint}") from None
     for sock in sockets:
         sock.close()
+
+
+#: Addresses that listen on every network: they are never a name a browser asks for.
+_WILDCARDS = {"", "0.0.0.0", "::", "[::]", "*"}
+log = logging.getLogger("laspoly.serving")
+
+
+def allowed_hosts(address: str, port: int, lan: str | None = None, extra: Iterable[str] = ()) -> list[str]:
+    """The ``host:port`` names this server answers to, lower case, in order, without repeats.
+
+    ``localhost`` and ``127.0.0.1`` on ``port``; ``address`` unless it listens
+    on every network (0.0.0.0); ``lan``, the classroom's address the server
+    prints; and each of ``extra`` (``--allow-websocket-origin``) as given, a name
+    without a port meaning port 80, as Bokeh reads it.  IPv6 addresses are left
+    out: Bokeh's origin list cannot hold them (name the machine instead).
+    """
+    names = [f"localhost:{port}", f"127.0.0.1:{port}"]
+    for name in (address, lan):
+        name = (name or "").strip().lower()
+        if name not in _WILDCARDS and ":" not in name:
+            names.append(f"{name}:{port}")
+    for origin in extra:
+        origin = origin.strip().lower()
+        if origin.count(":") > 1 or origin.startswith("["):
+            continue
+        names.append(origin if ":" in origin else f"{origin}:80")
+    return list(dict.fromkeys(names))
+
+
+def host_allowed(host: str | None, allowed: Sequence[str]) -> bool:
+    """True if a request's ``Host`` header names one of ``allowed`` (no port: port 80, as a browser sends it)."""
+    if not host or any(c.isspace() or c in "/@?#" for c in host):
+        return False
+    return check_allowlist(host.lower(), list(allowed))
+
+
+class ServedHostsOnly(AuthProvider):
+    """Bokeh's authentication hook, used to refuse every request whose ``Host`` is not one the server serves.
+
+    Bokeh asks :attr:`get_user` before it builds a page or opens a websocket.
+    A request for another host has no user: the page is refused with 403 (its
+    "login page" is a 403), and Panel refuses the websocket's handshake with 403.
+    Each refusal is logged as one line.
+    """
+
+    def __init__(self, hosts: Iterable[str]) -> None:
+        self.hosts = list(hosts)
+        super().__init__()
+
+    @property
+    def get_user(self) -> Callable[[Any], str | None]:
+        return self._user
+
+    @property
+    def get_login_url(self) -> Callable[[Any], str]:
+        return self._refuse
+
+    def _user(self, handler: Any) -> str | None:
+        request = handler.request
+        if host_allowed(request.headers.get("Host"), self.hosts):
+            return "guest"
+        log.warning("refused: a request for host %r, which this server does not serve (it serves %s)",
+                    str(request.headers.get("Host"))[:100], ", ".join(self.hosts))
+        return None
+
+    def _refuse(self, handler: Any) -> str:
+        from tornado.web import HTTPError
+
+        raise HTTPError(403, "not a host this server serves")
 
 
 def sending_page(record: logging.LogRecord) -> Any:

@@ -20,7 +20,7 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +41,8 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS classes (
         id TEXT PRIMARY KEY, created DOUBLE PRECISION NOT NULL, teacher_hash TEXT NOT NULL, name TEXT NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS class_rooms (room_id TEXT PRIMARY KEY, class_id TEXT NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS owners (key_hash TEXT PRIMARY KEY, created DOUBLE PRECISION NOT NULL)""",
+    """CREATE TABLE IF NOT EXISTS room_watch (room_id TEXT PRIMARY KEY, token_hash TEXT NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS guesses (
         room_id TEXT NOT NULL, idx INTEGER NOT NULL, player INTEGER NOT NULL, guess INTEGER NOT NULL,
         total INTEGER NOT NULL, PRIMARY KEY (room_id, idx))""",
@@ -170,7 +172,16 @@ class Store:
             cur.execute(self._q("INSERT INTO rooms (id, created, owner_hash, spectator_hash, setup, seats, lang) VALUES (?, ?, ?, ?, ?, ?, ?)"),
                         (room.id, room.created, room.owner_hash, room.spectator_hash, json.dumps(setup),
                          json.dumps([s.as_dict() for s in room.seats]), lang))
+            # the server made this key (it never adopts one from an address): from now on it may be given back
+            cur.execute(self._q("INSERT INTO owners (key_hash, created) VALUES (?, ?) ON CONFLICT (key_hash) DO NOTHING"),
+                        (room.owner_hash, room.created))
         return NewRoom(room, seat_tokens, spectator)
+
+    def knows_owner(self, owner_key: str) -> bool:
+        """True if this server issued ``owner_key`` and stored a room with it (only its hash is kept)."""
+        with self._tx(write=False) as cur:
+            cur.execute(self._q("SELECT 1 FROM owners WHERE key_hash = ?"), (digest(owner_key),))
+            return cur.fetchone() is not None
 
     def room(self, room_id: str) -> Room:
         """A room by id; an unknown id is a :class:`StoreError`."""
@@ -194,7 +205,7 @@ class Store:
         if not self.room(room_id).is_owner(owner_key):
             return False
         with self._tx() as cur:
-            for table in ("actions", "room_activity", "class_rooms", "guesses"):
+            for table in ("actions", "room_activity", "class_rooms", "room_watch", "guesses"):
                 cur.execute(self._q(f"DELETE FROM {table} WHERE room_id = ?"), (room_id,))
             cur.execute(self._q("DELETE FROM rooms WHERE id = ?"), (room_id,))
         return True
@@ -216,6 +227,27 @@ class Store:
         except Exception as exc:
             if self._is_conflict(exc):
                 return False
+            raise
+
+    def append_many(self, room_id: str, actions: Sequence[dict[str, Any]], start: int = 0) -> None:
+        """Store a whole log (a loaded game's) as entries ``start``, ``start + 1``... in one transaction: all or none.
+
+        An entry already stored makes it a :class:`StoreError`, with nothing stored.
+
+        One commit for the lot, where :meth:`append` commits each action: a
+        save file's thousands of actions are stored in a fraction of a second.
+        """
+        if not actions:
+            return
+        rows = [(room_id, start + k, json.dumps(action)) for k, action in enumerate(actions)]
+        try:
+            with self._tx() as cur:
+                cur.executemany(self._q("INSERT INTO actions (room_id, idx, action) VALUES (?, ?, ?)"), rows)
+                cur.execute(self._q("INSERT INTO room_activity (room_id, at) VALUES (?, ?) "
+                                    "ON CONFLICT (room_id) DO UPDATE SET at = excluded.at"), (room_id, time.time()))
+        except Exception as exc:
+            if self._is_conflict(exc):
+                raise StoreError("the game's log overlaps entries already stored: nothing was stored") from None
             raise
 
     def actions(self, room_id: str, since: int = 0) -> list[dict[str, Any]]:
@@ -289,12 +321,34 @@ class Store:
             row = cur.fetchone()
         return row[0] if row else None
 
-    def class_rooms(self, code: str) -> list[str]:
-        """The ids of the class's rooms, oldest first."""
+    def class_rooms(self, code: str, limit: int | None = None, offset: int = 0) -> list[str]:
+        """The ids of the class's rooms, newest first: ``limit`` of them from ``offset`` on (all without a limit)."""
+        sql = "SELECT c.room_id FROM class_rooms c JOIN rooms r ON r.id = c.room_id WHERE c.class_id = ? ORDER BY r.created DESC, r.id"
+        args: tuple[Any, ...] = (code,)
+        if limit is not None:
+            sql, args = sql + " LIMIT ? OFFSET ?", (code, int(limit), max(0, int(offset)))
         with self._tx(write=False) as cur:
-            cur.execute(self._q("SELECT c.room_id FROM class_rooms c JOIN rooms r ON r.id = c.room_id "
-                                "WHERE c.class_id = ? ORDER BY r.created"), (code,))
+            cur.execute(self._q(sql), args)
             return [r[0] for r in cur.fetchall()]
+
+    def class_room_count(self, code: str) -> int:
+        """How many rooms the class has."""
+        with self._tx(write=False) as cur:
+            cur.execute(self._q("SELECT COUNT(*) FROM class_rooms c JOIN rooms r ON r.id = c.room_id WHERE c.class_id = ?"), (code,))
+            return int(cur.fetchone()[0])
+
+    def set_watch_token(self, room_id: str, watch_token: str) -> None:
+        """Keep the hash of the read-only link a class's teacher shows for one of its rooms (one per room; kept once set)."""
+        with self._tx() as cur:
+            cur.execute(self._q("INSERT INTO room_watch (room_id, token_hash) VALUES (?, ?) ON CONFLICT (room_id) DO NOTHING"),
+                        (room_id, digest(watch_token)))
+
+    def is_watch_token(self, room_id: str, secret: str) -> bool:
+        """True for the teacher's read-only link of this room (compared in constant time)."""
+        with self._tx(write=False) as cur:
+            cur.execute(self._q("SELECT token_hash FROM room_watch WHERE room_id = ?"), (room_id,))
+            row = cur.fetchone()
+        return row is not None and hmac.compare_digest(row[0], digest(secret))
 
     def refuse(self, room_id: str, reason: str) -> None:
         """Log a refused request (a wrong or forged token, a spectator trying to act)."""
@@ -358,7 +412,9 @@ class PostgresStore(Store):
         try:
             import psycopg
         except ImportError:
-            raise StoreError("postgresql:// needs the psycopg package: pip install 'psycopg[binary]'") from None
+            from laspoly.extras import missing_message
+
+            raise StoreError(missing_message("postgres", "a postgresql:// database", "psycopg")) from None
         self._psycopg = psycopg
         self.url = url
         self._local = threading.local()

@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from laspoly.bots.basic import DEFAULT_OPPONENT, TEMPERAMENTS, Bot, make_bot
+from laspoly.bots.basic import Bot
+from laspoly.bots.registry import DEFAULT_OPPONENT, TEMPERAMENTS, make_bot
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from laspoly.engine import actions as A
 from laspoly.engine.chance import parse_dice_script
 from laspoly.engine.game import Game
-from laspoly.engine.positions import position_of
+from laspoly.engine.position_format import position_of
 
 ANA, BEN, CY = 0, 1, 2
 #: With this seed Ana (seat 0) plays first in 2- and 3-player Las Poly games.

@@ -7,7 +7,8 @@ from helpers import ANA, BEN, act, give, jail, new_game
 
 import laspoly
 from laspoly import Game
-from laspoly.bots.basic import TEMPERAMENTS, BasicBot, make_bot
+from laspoly.bots.basic import BasicBot
+from laspoly.bots.registry import TEMPERAMENTS, make_bot
 from laspoly.bots.runner import play_bot_turns, play_game
 from laspoly.engine import actions as A
 from laspoly.engine import events as E

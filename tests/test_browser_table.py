@@ -89,3 +89,39 @@ def test_a_finished_game_shows_the_winner_standings_and_a_rematch(server: str, p
     expect(_button(page, "Roll")).to_be_visible(timeout=60_000)
     expect(page.locator(".lp-winner")).to_be_hidden()
     assert errors == []
+
+
+def test_a_chosen_me_in_two_browsers_gives_each_its_own_key_and_an_unplayed_page_stores_nothing(
+        browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    from urllib.parse import parse_qs, urlsplit
+
+    from conftest import start_server
+
+    from laspoly.store import open_store
+
+    db = f"sqlite:///{tmp_path / 'rooms.db'}"
+    proc, url = start_server(db)
+    chosen = "attackerChosenKey0000000"
+    try:
+        pages, keys = [], []
+        for _ in range(2):  # the victim's browser and the attacker's, both from the attacker's link
+            page = browser.new_context().new_page()
+            _open(page, f"{url}?me={chosen}")
+            page.wait_for_url(re.compile("room="), timeout=30_000)
+            keys.append(parse_qs(urlsplit(page.url).query)["me"][0])
+            pages.append(page)
+        assert chosen not in keys and len(set(keys)) == 2
+        store = open_store(db)
+        assert store.rooms_of(keys[0]) == store.rooms_of(keys[1]) == []  # two pages nobody played: no room
+        victim, attacker = pages
+        _button(victim, "Roll").click()
+        expect(victim.get_by_text("Ana rolled", exact=False).first).to_be_visible(timeout=30_000)
+        assert len(store.rooms_of(keys[0])) == 1 and store.rooms_of(chosen) == [] and store.rooms_of(keys[1]) == []
+        attacker.reload()  # an unplayed page's address, reloaded: a new game, not a refused link
+        expect(_button(attacker, "Roll")).to_be_visible(timeout=60_000)
+        expect(attacker.get_by_text("not valid", exact=False)).to_have_count(0)
+        _tab(attacker, "My games")
+        expect(attacker.get_by_text("No saved games yet.", exact=True)).to_be_visible()  # nothing of the victim's
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)

@@ -142,7 +142,7 @@ def test_simulate_plays_as_many_players_as_bots(capsys) -> None:  # type: ignore
 
 
 def test_positions_lists_each_shipped_demonstration_by_id_and_title(capsys) -> None:  # type: ignore[no-untyped-def]
-    from laspoly.positions import demonstrations
+    from laspoly.position_files import demonstrations
 
     assert main(["positions"]) == 0
     lines = capsys.readouterr().out.splitlines()
@@ -159,7 +159,7 @@ def test_play_from_a_demonstration_plays_on_to_a_winner(demo: str, capsys) -> No
 
 
 def test_play_from_a_position_file_and_check_validates_it(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
-    from laspoly.positions import game_from, save_position
+    from laspoly.position_files import game_from, save_position
 
     path = save_position(game_from("start-400"), tmp_path / "start.json")
     assert main(["check", str(path)]) == 0

@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 
 import laspoly
-from laspoly.bots.basic import make_bot
+from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_bot_turns
 from laspoly.engine import actions as A
 from laspoly.engine import events as E

@@ -18,8 +18,9 @@ from laspoly import IllegalActionError, preset_names
 from laspoly.bots.basic import BasicBot, RandomBot
 from laspoly.bots.runner import play_bot_turns, play_game
 from laspoly.engine import actions as A
+from laspoly.engine.checked import CheckedGame
 from laspoly.engine.game import Game
-from laspoly.engine.invariants import CheckedGame, problems
+from laspoly.engine.invariants import problems
 from laspoly.record import game_from_dict, game_to_dict
 
 PRESETS = preset_names()

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from laspoly.engine import actions as A
-from laspoly.positions import demonstration_ids
+from laspoly.position_files import demonstration_ids
 from laspoly.ui.app import Dashboard
 from laspoly.ui.demonstrations import BANK, DemonstrationsView
 from laspoly.ui.model import GameModel

@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 ROW = re.compile(r"^\| ([LSC]\d+) \| (.+?) \| (.+?) \| (.+?) \| (.+?) \|$")
 #: Every ruling id of the three rulebooks: Las Poly L1-L20, Sculptprice S1-S9, classic C1-C12.
 RULING_IDS = [f"L{i}" for i in range(1, 21)] + [f"S{i}" for i in range(1, 10)] + [f"C{i}" for i in range(1, 13)]
-ENGINE_MODULES = ("state.py", "position.py", "wording.py", "legality.py", "payments.py", "turns.py", "game.py")
+ENGINE_MODULES = ("state.py", "base.py", "wording.py", "legality.py", "payments.py", "turns.py", "game.py")
 
 
 def _rows() -> dict[str, tuple[str, str, str, str]]:
@@ -78,3 +78,28 @@ def test_reliability_doc_names_tests_and_files_that_exist() -> None:
             assert re.search(rf"^def {name}\(", (ROOT / path).read_text(encoding="utf-8"), re.M), f"{path}::{name} does not exist"
     for path in re.findall(r"`((?:laspoly|benchmarks)/[\w/]+\.py)`", text):
         assert (ROOT / path).exists(), f"{path} does not exist"
+
+
+def test_architecture_doc_names_modules_that_exist() -> None:
+    """Every module path docs/architecture.md names exists, so a renamed module cannot leave the page behind."""
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    paths = set(re.findall(r"`((?:laspoly|benchmarks|tests|tools)/[\w/]+\.(?:py|json))`", text))
+    assert len(paths) >= 20
+    missing = sorted(p for p in paths if not (ROOT / p).exists())
+    assert not missing, f"docs/architecture.md names missing files: {missing}"
+    lines = [line.split() for line in re.findall(r"^ {3}((?:\w+ {2,})*\w+) {2,}", text.split("```")[1], re.M)]
+    for module in (m for line in lines for m in line):
+        assert (ROOT / "laspoly" / "engine" / f"{module}.py").exists(), f"the diagram names engine/{module}.py"
+
+
+def test_the_diagrams_engine_layers_are_the_import_contracts() -> None:
+    """The engine's lines in the diagram are the layers import-linter holds, top to bottom."""
+    import tomllib
+
+    text = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    drawn = [sorted(line.split()) for line in re.findall(r"^ {3}((?:\w+ {2,})*\w+) {2,}", text.split("```")[1], re.M)]
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+    engine = next(c for c in config if c.get("containers") == ["laspoly.engine"])
+    assert drawn == [sorted(m.strip() for m in layer.split("|")) for layer in engine["layers"]]
+    modules = {p.stem for p in (ROOT / "laspoly" / "engine").glob("*.py")} - {"__init__"}
+    assert {m for line in drawn for m in line} == modules

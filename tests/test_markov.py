@@ -154,7 +154,7 @@ def test_the_fixture_comparison_notices_a_small_change() -> None:
 
 
 def test_the_chain_module_holds_no_rule_of_its_own() -> None:
-    """markov.py names no movement rule option, card effect or special field: the engine decides them all.
+    """The chain's modules name no movement rule option, card effect or special field: the engine decides them all.
 
     Allowed: the prison's shape, which only sizes the state space, and the card model (``card_draw=random``)
     that the chain, like the published tables, assumes.
@@ -165,7 +165,8 @@ def test_the_chain_module_holds_no_rule_of_its_own() -> None:
     from laspoly.engine.turns import _CARD_EFFECTS
     from laspoly.rules.options import RuleOptions
 
-    source = (Path(__file__).parents[1] / "laspoly" / "analysis" / "markov.py").read_text(encoding="utf-8")
+    root = Path(__file__).parents[1] / "laspoly"
+    source = "\n".join((root / path).read_text(encoding="utf-8") for path in ("chain/movement.py", "analysis/markov.py"))
     tree = ast.parse(source)
     docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}
     names = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}

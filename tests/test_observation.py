@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from laspoly.bots.basic import BasicBot, make_bot
+from laspoly.bots.basic import BasicBot
+from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_game
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game

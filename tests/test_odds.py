@@ -20,8 +20,8 @@ from laspoly.analysis.odds import (
 )
 from laspoly.engine import actions as A
 from laspoly.engine.chance import Chooser, walk_outcomes
-from laspoly.engine.game import BUY, TRAVEL, TURN, Game
-from laspoly.engine.positions import position_of
+from laspoly.engine.game import BUYING, TRAVEL, TURN, Game
+from laspoly.engine.position_format import position_of
 
 RICH = 10**6
 RANDOM_CARDS = {"card_draw": "random"}  # the odds' card model: a player does not know the deck's order
@@ -48,7 +48,7 @@ def _walk(position: dict[str, Any], whole_turn: bool) -> np.ndarray:
         g.chance.chooser = chooser
         g.apply(A.Roll(0))
         while whole_turn and g.current == 0 and not g.is_over:
-            if g.phase == BUY:
+            if g.phase == BUYING:
                 g.apply(A.DeclineBuy(0))
             elif g.phase == TRAVEL:
                 g.apply(A.StayPut(0))

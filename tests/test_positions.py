@@ -19,21 +19,24 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from laspoly import Game, IllegalActionError, LaspolyError
-from laspoly.bots.basic import TEMPERAMENTS, make_bot
+from laspoly.bots.registry import TEMPERAMENTS, make_bot
 from laspoly.bots.runner import play_bot_turns
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
-from laspoly.engine.invariants import CheckedGame, problems
-from laspoly.engine.positions import MAX_POSITION_BYTES, normalise_position, position_of, position_problems
+from laspoly.engine.checked import CheckedGame
+from laspoly.engine.invariants import problems
+from laspoly.engine.position_format import MAX_POSITION_BYTES, position_of
 from laspoly.errors import PositionError, SaveFileError
-from laspoly.positions import (
+from laspoly.position_files import (
     demonstration_ids,
     demonstrations,
     dumps_position,
     game_from,
     load_demonstration,
     load_position,
+    normalise_position,
     position_from_json,
+    position_problems,
     position_summary,
     save_position,
 )

@@ -20,12 +20,12 @@ from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
 from laspoly.record import replay
-from laspoly.rooms import RoomTable, join_room, open_room, owner_link, seat_token
+from laspoly.rooms import RoomTable, adopt_owner_key, join_room, new_owner_key, open_room, owner_link, seat_token
 from laspoly.store import Store, StoreError, digest, open_store
 from laspoly.table import LocalTable
 from laspoly.ui.model import GameModel
 
-OWNER = "owner-key-for-tests"
+OWNER = "owner-key-for-tests-0001"  # of the form the server's keys have
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -267,3 +267,110 @@ def test_a_guest_who_starts_a_new_game_gets_a_key_of_their_own_and_no_say_over_t
     assert ben.links() == {} and ben.my_games() is None
     ben.set_seat(2, "greedy")
     assert "Only the person who started" in ben.message and store.room(ana.table.room_id).seats[2].kind == "basic"  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------- owner keys, unplayed pages, refusals (issue 31)
+
+
+def _page(monkeypatch: pytest.MonkeyPatch, db_url: str, query: str) -> Any:
+    """What ``laspoly serve`` builds for a page opened at ``query`` (the address's arguments, without a browser)."""
+    from urllib.parse import parse_qs
+
+    from laspoly.ui import app
+
+    args = {k: [v.encode() for v in vs] for k, vs in parse_qs(query.lstrip("?"), keep_blank_values=True).items()}
+    monkeypatch.setattr(app, "_arg", lambda name: args.get(name, [b""])[0].decode()[:100])
+    monkeypatch.setattr(app, "_has_arg", lambda name: name in args)
+    return app.build_app(db_url)
+
+
+def _play_a_move(model: GameModel) -> None:
+    assert model.act(A.Roll(model.game.actor)), model.message
+
+
+def test_an_owner_key_is_adopted_only_when_the_server_issued_it_and_it_owns_the_room(store: Store) -> None:
+    mine = open_room(store, Game(["Ana", "Ben"], seed=1), ["person", "basic"], OWNER)
+    theirs = open_room(store, Game(["Ana", "Ben"], seed=1), ["person", "basic"], new_owner_key())
+    room = store.room(mine.room_id)
+    assert adopt_owner_key(store, OWNER, room) == OWNER
+    for me in ("attackerChosenKey", "", None, OWNER + "x", "<script>alert(1)</script>", "a" * 24):
+        assert adopt_owner_key(store, me, room) is None
+    assert adopt_owner_key(store, OWNER, store.room(theirs.room_id)) is None  # a real key, but not this room's owner
+    # a room stored under a key the server never issued (a database from before keys were issued) adopts nothing
+    legacy = store.create_room(Game(["Ana", "Ben"], seed=1).setup, ["person", "basic"], "chosen-long-ago-0000000")
+    with store._tx() as cur:
+        cur.execute("DELETE FROM owners WHERE key_hash = ?", (digest("chosen-long-ago-0000000"),))
+    assert adopt_owner_key(store, "chosen-long-ago-0000000", store.room(legacy.room.id)) is None
+
+
+def test_a_chosen_me_opened_by_two_browsers_shares_nothing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    db = f"sqlite:///{tmp_path / 'rooms.db'}"
+    chosen = "attackerChosenKey0000000"  # of the form of a real key, so only the server's records can refuse it
+    victim, attacker = (_page(monkeypatch, db, f"?me={chosen}").model for _ in range(2))
+    keys = {victim.table.owner_key, attacker.table.owner_key}
+    assert chosen not in keys and len(keys) == 2
+    _play_a_move(victim)
+    assert victim.new_game(["X", "Y"], ["person", "basic"], seed=2) and f"me={chosen}" not in victim.navigate
+    store = open_store(db)
+    assert store.rooms_of(chosen) == [] and not store.knows_owner(chosen)
+    assert attacker.my_games() == [] and len(victim.my_games()) == 2
+    # the attacker's own stored game, opened with the chosen key next to its seat link, does not hand the key over
+    _play_a_move(attacker)
+    room_id = attacker.table.room_id
+    forged = _page(monkeypatch, db, f"?room={room_id}&seat={seat_token(chosen, room_id, 0)}&me={chosen}")
+    assert chosen not in (forged.model.table.owner_key or "") and forged.model.my_games() != attacker.my_games()
+
+
+def test_a_page_nobody_played_leaves_no_room_and_its_reload_is_a_new_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from laspoly.classes import create_class
+
+    db = f"sqlite:///{tmp_path / 'rooms.db'}"
+    store = open_store(db)
+    made = create_class(store, "6B")
+    for query in ("", "?class=" + made.code, "?class=NOSUCH", "?room=bogus&seat=forged", "?me=x"):  # 40 loads, no move
+        for _ in range(8):
+            _page(monkeypatch, db, query)
+    with store._tx(write=False) as cur:
+        cur.execute("SELECT COUNT(*) FROM rooms")
+        assert cur.fetchone()[0] == 0
+    assert store.class_rooms(made.code) == []
+    page = _page(monkeypatch, db, "?class=" + made.code).model
+    room_id, key = page.table.room_id, page.table.owner_key
+    address = owner_link(key, room_id)
+    again = _page(monkeypatch, db, address).model  # reloaded before any move: a new game, no complaint
+    assert again.message == "" and again.table.room_id != room_id and store.refusals(room_id) == []
+    _play_a_move(page)  # the first move stores the room, in its class
+    assert store.class_rooms(made.code) == [room_id] and len(store.actions(room_id)) == 1
+    resumed = _page(monkeypatch, db, address).model
+    assert resumed.table.room_id == room_id and resumed.table.owner_key == key and resumed.game.digest() == page.game.digest()
+
+
+def test_showing_the_links_or_swapping_a_seat_stores_a_new_pages_room(store: Store) -> None:
+    shown = GameModel(table=open_room(store, Game(["Ana", "Ben"], seed=1), ["person", "person"], OWNER, stored=False))
+    swapped = GameModel(table=open_room(store, Game(["Ana", "Ben"], seed=1), ["person", "person"], OWNER, stored=False))
+    assert store.rooms_of(OWNER) == [] and not shown.sync() and shown.guesses() == []
+    links = shown.links()  # a link shown may be opened at once on another device
+    assert [r[0] for r in store.rooms_of(OWNER)] == [shown.table.room_id]
+    ben = GameModel(table=join_room(store, shown.table.room_id, links["seat 2"].split("seat=")[1]))
+    assert ben.table.seat == 1
+    swapped.set_seat(1, "basic")
+    assert store.room(swapped.table.room_id).seats[1].kind == "basic"
+
+
+def test_every_refused_act_is_logged_once_without_a_traceback(store: Store, caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    ana = _room(store, seats=("person", "person", "basic"))
+    ben = _join(store, ana, 1)
+    view = _join(store, ana, "view")
+    with caplog.at_level(logging.WARNING, logger="laspoly.rooms"):
+        assert not ben.act(A.Roll(0))  # a seat's page moving for another seat
+        assert not ben.advance(to_end=True)  # "Run to end" while others play
+        assert not view.advance()  # the projector moving the bots
+        assert not view.act(A.Roll(0))
+    refusals = store.refusals(ana.table.room_id)
+    assert refusals == ["seat 2 tried to act for seat 1", "seat 2 asked to run to the end while others play",
+                        "a spectator tried to move the bots", "a spectator tried to act"]
+    records = [r for r in caplog.records if r.name == "laspoly.rooms"]
+    assert [r.getMessage() for r in records] == [f"refused in a room: {reason}" for reason in refusals]
+    assert all(r.exc_info is None for r in records)

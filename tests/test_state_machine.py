@@ -14,9 +14,10 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from laspoly import IllegalActionError
-from laspoly.bots.basic import make_bot
+from laspoly.bots.registry import make_bot
 from laspoly.engine import actions as A
-from laspoly.engine.invariants import CheckedGame, problems
+from laspoly.engine.checked import CheckedGame
+from laspoly.engine.invariants import problems
 from laspoly.record import game_from_json, game_to_dict, rewind
 
 PRESETS = ("laspoly", "sculptprice", "classic", "standard")

@@ -43,6 +43,18 @@ def test_each_log_entry_is_written_once(store: Store) -> None:
     assert store.actions(room.id, since=1) == [{"type": "EndTurn", "player": 0}] and store.count(room.id) == 2
 
 
+def test_a_whole_log_is_stored_at_once_all_or_nothing(store: Store) -> None:
+    log = [{"type": "Roll", "player": 0}, {"type": "EndTurn", "player": 0}] * 3
+    room = store.create_room(SETUP, ["person", "basic"], "k").room
+    store.append_many(room.id, log)
+    assert store.actions(room.id) == log and store.last_activity(room.id) >= room.created
+    taken = store.create_room(SETUP, ["person", "basic"], "k").room
+    assert store.append(taken.id, 3, {"type": "Roll", "player": 0})
+    with pytest.raises(StoreError, match="nothing was stored"):  # entry 3 is taken: the whole batch is rolled back
+        store.append_many(taken.id, log)
+    assert store.count(taken.id) == 1
+
+
 def test_my_games_lists_deletes_only_for_the_owner(store: Store) -> None:
     a = store.create_room(SETUP, ["person", "basic"], "mine").room
     store.create_room(SETUP, ["person", "basic"], "theirs")

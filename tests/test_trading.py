@@ -10,7 +10,8 @@ from helpers import ANA, BEN, CY, give, new_game
 from laspoly import Game
 from laspoly.analysis.simulate import simulate, tournament
 from laspoly.analysis.trades import trade_outcomes
-from laspoly.bots.basic import DEFAULT_BOT, DEFAULT_OPPONENT, BasicBot, make_bot
+from laspoly.bots.basic import BasicBot
+from laspoly.bots.registry import DEFAULT_BOT, DEFAULT_OPPONENT, make_bot
 from laspoly.bots.runner import play_bot_turns, play_game
 from laspoly.bots.trader import TradingBot
 from laspoly.bots.valuation import Appraiser

@@ -16,7 +16,7 @@ from bokeh.document.events import ColumnDataChangedEvent
 from helpers import give, set_cash
 from panel.io.state import set_curdoc
 
-from laspoly.bots.basic import DEFAULT_OPPONENT
+from laspoly.bots.registry import DEFAULT_OPPONENT
 from laspoly.engine import actions as A
 from laspoly.table import PERSON
 from laspoly.ui import app

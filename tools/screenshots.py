@@ -32,7 +32,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect, sync_playwright
 
-from laspoly.bots.basic import make_bot
+from laspoly.bots.registry import make_bot
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.game import TURN, Game

@@ -21,7 +21,7 @@ import numpy as np
 from laspoly.analysis.markov import MovementChain
 from laspoly.analysis.simulate import game_seed
 from laspoly.analysis.stats import mean_interval, wilson
-from laspoly.bots.basic import make_bot
+from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_bot_turns
 from laspoly.engine.chance import Chance
 from laspoly.engine.game import Game
@@ -171,7 +171,10 @@ def pot_over_time(variant: str = "laspoly", *, games: int = 50, rounds: int = 60
         while not g.is_over and g.round <= rounds:
             r = g.round
             samples[r - 1].append(g.pot)
-            play_bot_turns(g, players, until=lambda game, r=r: game.round != r)
+            def round_over(game: Game, r: int = r) -> bool:
+                return game.round != r
+
+            play_bot_turns(g, players, until=round_over)
     rows = []
     for r, values in enumerate(samples, start=1):
         mean, lo, hi = mean_interval([float(v) for v in values])

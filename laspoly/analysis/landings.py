@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from laspoly.engine import actions as A
-from laspoly.engine.game import AUCTION, BUY, TRAVEL, TURN, Game
+from laspoly.engine.game import AUCTION, BUYING, TRAVEL, TURN, Game
 from laspoly.errors import RuleOptionError
 from laspoly.rules.board import Board
 
@@ -141,7 +141,7 @@ def _walk(game: Game, rolls: int, policy: str, target: int | None,
                     turns += 2 if p.lose_turn else 1
             else:
                 by_roll[p.pos] += 1
-        elif phase == BUY:
+        elif phase == BUYING:
             push(decline[me])
         elif phase == TRAVEL:
             push(travel[me] if travel is not None and p.pos != target else stay[me])

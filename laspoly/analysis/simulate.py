@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from laspoly.analysis.stats import binomial_two_sided_p, goodness_of_fit, percentile, wilson
-from laspoly.bots.basic import DEFAULT_BOT, make_bot
+from laspoly.bots.registry import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_bot_turns
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
@@ -143,16 +143,19 @@ def _connect(client_class: Any, address: str) -> Any:
 
 def _run_dask(spec: Spec, chunks: list[list[int]], address: str, progress: Callable[[int], None] | None) -> list[GameRecord]:
     """Run on a Dask scheduler at ``address``, or on a LocalCluster started here for ``local``."""
+    from laspoly.extras import require
+
+    require("dask", "running games on Dask")  # an optional extra: a clear error, not a traceback
     from dask.distributed import Client, LocalCluster
     from dask.distributed import as_completed as dask_completed
 
-    cluster = LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
+    cluster = LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,  # type: ignore[no-untyped-call]
                            processes=True) if address == "local" else None
-    client = Client(cluster) if cluster is not None else _connect(Client, address)
+    client = Client(cluster) if cluster is not None else _connect(Client, address)  # type: ignore[no-untyped-call]
     try:
         futures = client.map(play_many, [spec] * len(chunks), chunks, pure=False)
         out: list[GameRecord] = []
-        for fut in dask_completed(futures):
+        for fut in dask_completed(futures):  # type: ignore[no-untyped-call]
             part = fut.result()
             out += part
             if progress:

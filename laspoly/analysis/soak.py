@@ -14,10 +14,11 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 from laspoly.analysis.simulate import game_seed
-from laspoly.bots.basic import make_bot
+from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_bot_turns, young_collections_batched
+from laspoly.engine.checked import CheckedGame
 from laspoly.engine.game import Player
-from laspoly.engine.invariants import CheckedGame, problems
+from laspoly.engine.invariants import problems
 from laspoly.rules.presets import preset_names
 
 TEMPERAMENT_MIX = ("basic", "greedy", "cautious", "hotel", "factory", "trader", "random", "dealer", "shark", "table")

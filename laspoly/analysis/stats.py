@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 
 def wilson(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -97,7 +98,7 @@ def binomial_two_sided_p(k: int, n: int, p: float = 0.5) -> float:
     return min(1.0, sum(q for i in range(n + 1) if (q := pmf(i)) <= observed * (1 + 1e-9)))
 
 
-def percentile(values: list[float], q: float) -> float:
+def percentile(values: Sequence[float], q: float) -> float:
     """The ``q`` quantile (0-1) by linear interpolation."""
     if not values:
         return math.nan

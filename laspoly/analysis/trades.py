@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from laspoly.analysis.simulate import game_seed
-from laspoly.bots.basic import DEFAULT_BOT, make_bot
+from laspoly.bots.registry import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_bot_turns
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game

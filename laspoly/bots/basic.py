@@ -15,13 +15,12 @@ seeded generator (for fuzzing).
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Final
 
 from laspoly.engine import actions as A
 from laspoly.engine.native import mypyc_attr
 from laspoly.engine.observation import Observation
-from laspoly.engine.state import AUCTION, BUY, DEBT, TRAVEL, TURN, TradeOffer
+from laspoly.engine.state import AUCTION, BUYING, DEBT, TRAVEL, TURN, TradeOffer
 from laspoly.rules.board import Field
 
 
@@ -87,7 +86,7 @@ class BasicBot(Bot):
         phase = game.phase
         if phase == TURN:  # the current player decides in the turn, buy and travel phases: no need to ask for the actor
             return self._turn(game, game.current)
-        if phase == BUY:
+        if phase == BUYING:
             me = game.current
             price = game.fields[game.pending_field].price
             return A.BUY[me] if game.players[me].cash - price > self.reserve else A.DECLINE_BUY[me]
@@ -275,62 +274,3 @@ class RandomBot(Bot):
         if movers and self.rng.random() < 0.5:
             return self.rng.choice(movers)
         return self.rng.choice(legal)
-
-
-#: The named temperaments, for tournaments and the command line.
-TEMPERAMENTS: dict[str, str] = {
-    "basic": "buys above a 150 reserve, builds houses and hotels evenly",
-    "random": "any legal action, chosen at random (half the time one that moves the game on)",
-    "greedy": "buys whatever it can pay for, bids up to 1.5x the price, builds whenever it has more than 50",
-    "cautious": "keeps a 500 reserve it never spends by choice, and never pays to leave prison",
-    "hotel": "builds houses and hotels, never factories, down to a 50 reserve",
-    "factory": "builds factories, never houses or hotels, down to a 50 reserve",
-    "trader": "offers 1.6x the price for the street that completes a colour group",
-    "dealer": "trades by the worth of its position (cash, properties, groups near completion, expected rent), bids up to it",
-    "shark": "a dealer that keeps a 50 reserve, counts rent over a longer horizon and leaves the other side less of a trade's gain",
-    "table": "a dealer with a person's pace and habits: thinks before each move, wants a clear gain, makes one fair offer a turn",
-    "hotelier": "a dealer that builds houses and hotels, never factories, down to a 50 reserve",
-    "industrialist": "a dealer that builds factories, never houses or hotels, down to a 50 reserve",
-}
-
-#: The bot that plays a seat nobody chose: simulations, ``laspoly play``, the runner.
-DEFAULT_BOT = "dealer"
-#: The dashboard's default opponent.
-DEFAULT_OPPONENT = "table"
-
-
-def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by temperament name (see :data:`TEMPERAMENTS`)."""
-    makers: dict[str, Callable[[], Bot]] = {
-        "basic": lambda: BasicBot(),
-        "random": lambda: RandomBot(seed),
-        "greedy": lambda: BasicBot(reserve=0, bid_factor=1.5, jail="leave"),
-        "cautious": lambda: BasicBot(reserve=500, jail="stay"),
-        "hotel": lambda: BasicBot(reserve=50, prefer="houses"),
-        "factory": lambda: BasicBot(reserve=50, prefer="factories"),
-        "trader": lambda: BasicBot(reserve=150, trade=True),
-        "dealer": lambda: _trading("dealer"),
-        "shark": lambda: _trading("shark"),
-        "table": lambda: _trading("table"),
-        "hotelier": lambda: _trading("hotelier"),
-        "industrialist": lambda: _trading("industrialist"),
-    }
-    if name not in makers:
-        raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(makers)}")
-    bot = makers[name]()
-    bot.name = name
-    return bot
-
-
-def _trading(name: str) -> Bot:
-    """A trading temperament (imported on first use: the trading bot weighs trades with the exact chain)."""
-    from laspoly.bots.trader import TradingBot
-    from laspoly.bots.valuation import Appraiser
-
-    if name == "shark":
-        return TradingBot(reserve=50, appraiser=Appraiser(horizon=16, reserve=50), share=0.25)
-    if name == "table":
-        return TradingBot(reserve=200, jail="leave", accept_above=40, offers_per_turn=1, share=0.5, think_seconds=1.2)
-    if name in ("hotelier", "industrialist"):
-        return TradingBot(reserve=50, prefer="houses" if name == "hotelier" else "factories")
-    return TradingBot()

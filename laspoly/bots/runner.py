@@ -7,7 +7,8 @@ import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 
-from laspoly.bots.basic import DEFAULT_BOT, Bot, make_bot
+from laspoly.bots.basic import Bot
+from laspoly.bots.registry import DEFAULT_BOT, make_bot
 from laspoly.engine import actions as A
 from laspoly.engine.game import OVER, TURN, Game
 from laspoly.engine.observation import Observation

@@ -5,7 +5,7 @@ after, so the worth is a function of the owner list and the cash, and any
 hypothetical transfer can be priced without touching the game.
 
 Rent is expected rent: each field's landing probability per turn, from the
-exact movement chain (:mod:`laspoly.analysis.markov`), times the rent it would
+exact movement chain (:mod:`laspoly.chain.movement`), times the rent it would
 charge.  A street of a complete group is counted at the rent of its
 ``houses`` level (buildings the owner can add); a
 street of an incomplete group at its base rent plus a share of that potential
@@ -22,7 +22,6 @@ weighs a trade.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -55,9 +54,10 @@ def landings_per_turn(board: Board, rules: RuleOptions) -> tuple[float, ...]:
     if hit is not None and hit[0] is board:
         _LAST_LANDINGS[:] = [(board, rules, hit[1])]
         return hit[1]
-    # numpy comes with the chain: loaded only when a bot first weighs a trade (and kept out of the bots' strict typing)
-    markov = importlib.import_module("laspoly.analysis.markov")
-    result = markov.MovementChain(board, rules, "leave", None, "").solve("roll")
+    # numpy comes with the chain: imported here, so it is loaded only when a bot first weighs a trade
+    from laspoly.chain.movement import MovementChain
+
+    result = MovementChain(board, rules, "leave", None, "").solve("roll")
     land = tuple(float(p) * float(result.expected_rolls_per_turn) for p in result.squares)
     if len(_LANDINGS) >= 16:
         _LANDINGS.clear()

@@ -194,10 +194,6 @@ class OutcomeQueue(Chooser):
         """Queue ``outcome`` for the next roll (``deck=None``) or the next draw from ``deck``."""
         self._queues.setdefault(deck, deque()).append(outcome)
 
-    def pending(self) -> list[Outcome]:
-        """The queued outcomes, dice first, then each deck's."""
-        return [o for q in self._queues.values() for o in q]
-
     def choose(self, node: ChanceNode) -> Outcome | None:
         """The next queued outcome of this kind of event, if any."""
         queue = self._queues.get(node.deck)

@@ -20,7 +20,7 @@ carry on once it is paid.
 
 The class is built in layers, each a module of its own and each knowing only
 the ones below it: :mod:`~laspoly.engine.state` (the data types),
-:mod:`~laspoly.engine.position` (the attributes and the questions asked of them),
+:mod:`~laspoly.engine.base` (the attributes and the questions asked of them),
 :mod:`~laspoly.engine.wording`, :mod:`~laspoly.engine.legality`,
 :mod:`~laspoly.engine.payments`, :mod:`~laspoly.engine.turns`, and here the
 decisions, the auctions and the set-up.
@@ -33,6 +33,7 @@ from typing import Any
 
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
+from laspoly.engine import position_format
 from laspoly.engine.actions import EndTurn, Roll  # named directly: the compiled build then checks a type natively
 from laspoly.engine.chance import Chance, parse_dice_script
 from laspoly.engine.events import BANK
@@ -40,7 +41,7 @@ from laspoly.engine.native import mypyc_attr
 from laspoly.engine.observation import Observation
 from laspoly.engine.state import (
     AUCTION,
-    BUY,
+    BUYING,
     DEBT,
     MAX_PLAYERS,
     MIN_PLAYERS,
@@ -55,6 +56,7 @@ from laspoly.engine.state import (
     TradeOffer,
     check_player_count,
     clean_name,
+    name_key,
 )
 from laspoly.engine.turns import Turns
 from laspoly.errors import IllegalActionError, SetupError
@@ -63,7 +65,7 @@ from laspoly.rules.options import RuleOptions
 from laspoly.rules.presets import Preset, load_preset
 
 __all__ = [
-    "AUCTION", "BUY", "DEBT", "MAX_PLAYERS", "MIN_PLAYERS", "OVER", "TRAVEL", "TURN",
+    "AUCTION", "BUYING", "DEBT", "MAX_PLAYERS", "MIN_PLAYERS", "OVER", "TRAVEL", "TURN",
     "Auction", "Debt", "Game", "Phase", "Player", "TradeOffer", "check_player_count", "clean_name",
 ]
 
@@ -98,7 +100,7 @@ class Game(Turns):
             raise SetupError(f"players must be a count or a list of names, not {type(names).__name__}")
         check_player_count(len(names))
         names = [clean_name(n) for n in names]
-        if len({n.casefold() for n in names}) != len(names):
+        if len({name_key(n) for n in names}) != len(names):
             raise SetupError("players' names must differ")
         if max_rounds is not None and (isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1):
             raise SetupError(f"max_rounds must be a positive whole number, not {max_rounds!r}")
@@ -116,16 +118,12 @@ class Game(Turns):
 
     @classmethod
     def from_position(cls, data: Any, *, record_events: bool = True, keep_history: bool = True) -> Game:
-        """A game that plays on from a position (:mod:`~laspoly.engine.positions`); a bad one raises PositionError."""
-        from laspoly.engine.positions import game_from_position  # positions builds on this module
-
-        return game_from_position(cls, data, record_events=record_events, keep_history=keep_history)
+        """A game that plays on from a position (:mod:`~laspoly.engine.position_format`); a bad one raises PositionError."""
+        return position_format.game_from_position(cls, data, record_events=record_events, keep_history=keep_history)
 
     def set_position(self, data: Any) -> None:
         """Replace the whole state by a position, as python-chess's ``Board.set_fen`` does; a bad one changes nothing."""
-        from laspoly.engine.positions import set_position
-
-        set_position(self, data)
+        position_format.set_position(self, data)
 
     # ------------------------------------------------------------ setup
 

@@ -15,7 +15,7 @@ from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.native import mypyc_attr
 from laspoly.engine.reasons import refusal
-from laspoly.engine.state import AUCTION, BUY, DEBT, MANAGING, OVER, TRAVEL, TURN, TradeOffer
+from laspoly.engine.state import AUCTION, BUYING, DEBT, MANAGING, OVER, TRAVEL, TURN, TradeOffer
 from laspoly.engine.wording import Wording
 
 
@@ -90,7 +90,7 @@ class Legality(Wording):
             out = [A.ROLL[p], A.END_TURN[p], A.PAY_FINE[p], A.USE_JAIL_CARD[p]]  # the shared per-seat values
             out += [A.AcceptTrade(p, o.id) for o in self.offers.values() if o.receiver == p]
             out += [A.DeclineTrade(p, o.id) for o in self.offers.values() if o.receiver == p]
-        elif ph == BUY:
+        elif ph == BUYING:
             out = [A.BUY[p], A.DECLINE_BUY[p]]
         elif ph == TRAVEL:
             out = [A.Travel(p, s) for s in self.stations] + [A.STAY_PUT[p]]
@@ -117,7 +117,7 @@ class Legality(Wording):
         return None
 
     def _why_buy(self, a: A.Buy) -> str | None:
-        if self.phase != BUY:
+        if self.phase != BUYING:
             return self._refuse("buy.nothing")
         price = self.fields[self.pending_field].price
         if price > self.players[a.player].cash:
@@ -125,7 +125,7 @@ class Legality(Wording):
         return None
 
     def _why_decline(self, a: A.DeclineBuy) -> str | None:
-        return None if self.phase == BUY else self._refuse("buy.nothing")
+        return None if self.phase == BUYING else self._refuse("buy.nothing")
 
     def _why_travel(self, a: A.Travel) -> str | None:
         if self.phase != TRAVEL:
@@ -364,7 +364,7 @@ class Legality(Wording):
         return None
 
     def _phase_reason(self) -> str:
-        key = {BUY: "phase.buy", TRAVEL: "phase.travel", AUCTION: "phase.auction", DEBT: "phase.debt"}.get(self.phase, "phase.other")
+        key = {BUYING: "phase.buy", TRAVEL: "phase.travel", AUCTION: "phase.auction", DEBT: "phase.debt"}.get(self.phase, "phase.other")
         return self._refuse(key)
 
 

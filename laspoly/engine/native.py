@@ -1,4 +1,4 @@
-"""What the optional compiled build (mypyc) needs to be told, and which build is running.
+"""What the optional compiled build (mypyc) needs to be told (:mod:`~laspoly.engine.compiled` says which build runs).
 
 The engine, rules and bots are plain Python, and ``make compiled`` can also build them into C extension
 modules with mypyc from the same source (see ``setup.py``).  A compiled class is closed to Python subclasses
@@ -19,16 +19,3 @@ else:
         """Leave the class as it is: the options are for the compiler only."""
         return lambda cls: cls
 
-
-def is_compiled() -> bool:
-    """True when the engine runs as extension modules built by mypyc, False when it runs as the pure-Python source."""
-    from importlib.machinery import EXTENSION_SUFFIXES
-
-    from laspoly.engine import game  # imported here: this module is imported by the game's own modules
-
-    return str(game.__file__).endswith(tuple(EXTENSION_SUFFIXES))
-
-
-def build_name() -> str:
-    """Which build runs, in words: ``compiled (mypyc)`` or ``pure Python``."""
-    return "compiled (mypyc)" if is_compiled() else "pure Python"

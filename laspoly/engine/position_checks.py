@@ -1,6 +1,6 @@
 """The checks of a position: every value in range, and nothing the rules make impossible.
 
-:mod:`~laspoly.engine.positions` reads a position and builds its game; the
+:mod:`~laspoly.engine.position_format` reads a position and builds its game; the
 functions here collect every problem found, so that one
 :class:`~laspoly.errors.PositionError` names them all.  What each check means is
 in ``docs/positions.md``.
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from laspoly.engine.invariants import problems as engine_problems
-from laspoly.engine.state import BUY, HOTELS, HOUSES, TRAVEL, TURN
+from laspoly.engine.state import BUYING, HOTELS, HOUSES, TRAVEL, TURN
 from laspoly.errors import SetupError
 
 if TYPE_CHECKING:
@@ -205,7 +205,7 @@ def _check_turn(p: Problems, g: Game) -> None:
     if not t.active:
         p.add("turn.player", f"{t.name} is out of the game")
     here = g.fields[t.pos]
-    if g.phase == BUY and not (here.is_property and g.owner[t.pos] < 0):
+    if g.phase == BUYING and not (here.is_property and g.owner[t.pos] < 0):
         p.add("turn.phase", f"buy: {t.name} decides on a purchase only on an unowned property, not on {here.label()}")
     if g.phase == TRAVEL and not (here.kind == "station" and r.train_travel and len(g.stations) > 1):
         p.add("turn.phase", f"travel: {t.name} takes the train only from a station, under rules with train travel (L10)")

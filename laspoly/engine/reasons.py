@@ -7,9 +7,9 @@ its row in ``laspoly/data/i18n/reasons.tsv`` and the values that fill it.
 and money as the game's events do.  A row may have a variant for one preset
 (``key@sculptprice``) where that rulebook has words of its own.
 
-The table's format (a key and one text per language, tab-separated, sorted by
+The catalogue's format (a key and one text per language, tab-separated, sorted by
 key, the same ``{placeholders}`` in every language) is shared with the
-dashboard's catalogue, which reads it with :func:`read_table`.
+dashboard's catalogue, which reads it with :func:`read_catalogue`.
 """
 
 from __future__ import annotations
@@ -51,10 +51,10 @@ class Reason(str):
         return self
 
 
-def read_table(name: str) -> dict[str, dict[str, str]]:
-    """The checked table ``laspoly/data/i18n/<name>`` as ``{key: {lang: text}}``; every problem is named in one error."""
+def read_catalogue(name: str) -> dict[str, dict[str, str]]:
+    """The checked catalogue ``laspoly/data/i18n/<name>`` as ``{key: {lang: text}}``; every problem is named in one error."""
     raw = files("laspoly.data").joinpath("i18n", name).read_text(encoding="utf-8")
-    table: dict[str, dict[str, str]] = {}
+    catalogue: dict[str, dict[str, str]] = {}
     problems: list[str] = []
     last = ""
     for n, line in enumerate(raw.splitlines(), 1):
@@ -65,17 +65,17 @@ def read_table(name: str) -> dict[str, dict[str, str]]:
             problems.append(f"line {n}: a key and {len(LANGS)} texts separated by tabs")
             continue
         key, *texts = cells
-        if key in table:
+        if key in catalogue:
             problems.append(f"line {n}: {key!r} appears twice")
         if key < last:
             problems.append(f"line {n}: {key!r} is out of order (rows are sorted by key)")
         last = key
         if len({frozenset(placeholders(t)) for t in texts}) != 1:
             problems.append(f"line {n}: {key!r} has different placeholders in its languages")
-        table[key] = dict(zip(LANGS, (t.replace("\\n", "\n") for t in texts), strict=True))
+        catalogue[key] = dict(zip(LANGS, (t.replace("\\n", "\n") for t in texts), strict=True))
     if problems:
         raise ValueError(f"laspoly/data/i18n/{name}: " + "; ".join(problems))
-    return table
+    return catalogue
 
 
 def placeholders(text: str) -> set[str]:
@@ -86,7 +86,7 @@ def placeholders(text: str) -> set[str]:
 @cache
 def reasons() -> dict[str, dict[str, str]]:
     """The engine's refusal reasons in every language."""
-    return read_table("reasons.tsv")
+    return read_catalogue("reasons.tsv")
 
 
 def refusal(namer: Namer, key: str, **values: Any) -> Reason:

@@ -6,6 +6,7 @@ Plain data with no rules in it; :mod:`laspoly.engine.game` plays the rules on th
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Final, Literal
@@ -18,7 +19,7 @@ class Phase(StrEnum):
     """What the game waits for: a turn's decisions, a purchase, a train journey, bids, a debt, or nothing."""
 
     TURN = "turn"
-    BUY = "buy"
+    BUYING = "buy"
     TRAVEL = "travel"
     AUCTION = "auction"
     DEBT = "debt"
@@ -27,7 +28,7 @@ class Phase(StrEnum):
 
 # Final: the compiled build reads each from a C static, not from the module's dict, in every decision
 TURN: Final[Phase] = Phase.TURN
-BUY: Final[Phase] = Phase.BUY
+BUYING: Final[Phase] = Phase.BUYING
 TRAVEL: Final[Phase] = Phase.TRAVEL
 AUCTION: Final[Phase] = Phase.AUCTION
 DEBT: Final[Phase] = Phase.DEBT
@@ -36,7 +37,7 @@ OVER: Final[Phase] = Phase.OVER
 Continuation = Literal["after_landing", "end_move", "prison_move", "collect_next", "resume"]
 #: What follows an auction (C2, C8): the landing's aftermath, the next turn, or the suspended phase.
 AfterAuction = Literal["after_landing", "next_turn", "resume"]
-MANAGING = (TURN, BUY, TRAVEL)  # phases in which the current player may build, sell, mortgage
+MANAGING = (TURN, BUYING, TRAVEL)  # phases in which the current player may build, sell, mortgage
 MAX_NAME = 40
 HOUSES, HOTELS = 32, 12  # the bank's supply with the building_shortage option
 MIN_PLAYERS, MAX_PLAYERS = 2, 8
@@ -53,12 +54,23 @@ def check_player_count(count: Any) -> int:
 ZWJ = "\u200d"
 
 
+def _joins_emoji(before: str, after: str) -> bool:
+    """True if a joiner between these two characters is inside an emoji sequence.
+
+    Before it: a pictograph (a symbol), a skin tone or the emoji presentation
+    selector; after it: a pictograph.  Between letters (``"A\u200dna"``) a joiner
+    only makes a name look like another.
+    """
+    return ((unicodedata.category(before) == "So" or "\U0001F3FB" <= before <= "\U0001F3FF" or before == "\ufe0f")
+            and unicodedata.category(after) == "So")
+
+
 def clean_name(name: Any) -> str:
     """Check a player's name: 1-40 printable characters.  Markup is kept as text; views escape it.
 
     Python's ``isprintable`` refuses every invisible format character, among them
     the direction overrides that could make a name read backwards.  The one
-    allowed is the zero-width joiner, which emoji sequences need.
+    allowed is the zero-width joiner, and only inside an emoji sequence, which needs it.
     """
     if not isinstance(name, str):
         raise SetupError(f"a player's name must be text, not {type(name).__name__}")
@@ -67,13 +79,21 @@ def clean_name(name: Any) -> str:
         raise SetupError("a player's name must not be empty")
     if len(text) > MAX_NAME:
         raise SetupError(f"a player's name has at most {MAX_NAME} characters: {text[:MAX_NAME]!r}...")
-    # the joiner is allowed only inside an emoji sequence: never at an end, beside a space or another joiner
     padded = f" {text} "
-    stray_joiner = any(padded[k] == ZWJ and {padded[k - 1], padded[k + 1]} & {" ", ZWJ} for k in range(1, len(padded) - 1))
+    stray_joiner = any(padded[k] == ZWJ and not _joins_emoji(padded[k - 1], padded[k + 1]) for k in range(1, len(padded) - 1))
     visible = text.replace(ZWJ, "")
     if not visible or not visible.isprintable() or stray_joiner:
         raise SetupError(f"a player's name must be printable text: {text!r}")
     return text
+
+
+def name_key(name: str) -> str:
+    """The form in which two names are compared: invisible characters dropped, then compatibility forms and case folded.
+
+    So "Ana", "ANA", "Ａｎａ" and "A\u200dna" are one name, and two players can never look alike that way.
+    """
+    visible = "".join(ch for ch in name if unicodedata.category(ch) != "Cf" and not "\ufe00" <= ch <= "\ufe0f")
+    return unicodedata.normalize("NFKC", visible).casefold()
 
 
 #: A player's attributes, in the order of :meth:`Player.snapshot` (and of a saved position's player).

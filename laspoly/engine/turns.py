@@ -12,7 +12,7 @@ from laspoly.engine.chance import ROLL, Outcome, OutcomeQueue, draw_node
 from laspoly.engine.events import BANK, POT
 from laspoly.engine.native import mypyc_attr
 from laspoly.engine.payments import Payments
-from laspoly.engine.state import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Continuation, Player
+from laspoly.engine.state import AUCTION, BUYING, DEBT, OVER, TRAVEL, TURN, Continuation, Player
 from laspoly.errors import ChanceError
 
 
@@ -209,7 +209,6 @@ class Turns(Payments):
             self.log.append(E.Moved(p.index, src, dst))
         if dst < src:
             self._salary(p, dst == 0)
-        self.arrived_by_card = False
         self._land(p)
 
     def _salary(self, p: Player, landed: bool) -> None:
@@ -231,7 +230,7 @@ class Turns(Payments):
             o = self.owner[i]
             if o < 0:
                 self.pending_field = i
-                self.phase = BUY
+                self.phase = BUYING
                 return
             if o != p.index:
                 if self.factory[i] and self.rules.factory_income_when == "landing":

@@ -6,14 +6,14 @@ from typing import Any
 
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
+from laspoly.engine.base import GameBase
 from laspoly.engine.events import BANK, POT
 from laspoly.engine.native import mypyc_attr
-from laspoly.engine.position import Position
 from laspoly.engine.reasons import word
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a layer of Game, which Python classes subclass
-class Wording(Position):
+class Wording(GameBase):
     """How a game names things, in English or Spanish (the :class:`~laspoly.engine.events.Namer` of its events)."""
 
     def party_name(self, who: int, lang: str = "en") -> str:

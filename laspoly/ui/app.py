@@ -8,6 +8,7 @@ browsers never share a game.
 from __future__ import annotations
 
 import logging
+import math
 import os
 from functools import lru_cache
 from typing import Any
@@ -19,7 +20,8 @@ from panel.viewable import Viewer
 
 from laspoly.classes import ClassData, find_class, open_class
 from laspoly.engine.game import Game
-from laspoly.rooms import join_room, new_owner_key, open_room, owner_link
+from laspoly.limits import CLASS_JOINS, SESSIONS, client_limited
+from laspoly.rooms import join_room, new_owner_key, open_room, owner_link, unplayed_page
 from laspoly.store import Store, StoreError, default_url, open_store
 from laspoly.table import PERSON
 from laspoly.ui.board import BoardFigure
@@ -300,6 +302,21 @@ def _arg(name: str) -> str:
     return values[0].decode("utf-8", "replace")[:100]
 
 
+def _has_arg(name: str) -> bool:
+    """True if the address names ``name`` at all, even empty (``?class=CODE&teacher=``)."""
+    return name in (pn.state.session_args or {})
+
+
+def _client() -> str:
+    """The address of the device this session serves ("" when unknown), to hold off one that keeps guessing keys."""
+    context = getattr(pn.state.curdoc, "session_context", None)
+    request = getattr(context, "request", None)
+    try:
+        return str(getattr(request, "remote_ip", "") or "")
+    except Exception:  # a request without the address: every unknown device shares one count
+        return ""
+
+
 def _serve_stylesheets_locally() -> None:
     """Point this session's Panel stylesheets at the server, never at Panel's CDN.
 
@@ -323,20 +340,54 @@ def _lesson() -> bool:
     return _arg("lesson").lower() in ("1", "true", "yes", "on")
 
 
+def _client_address() -> str | None:
+    """The address of the browser this session serves (None outside a server)."""
+    context = getattr(pn.state.curdoc, "session_context", None)
+    request = getattr(context, "request", None)
+    address = getattr(request, "remote_ip", None) if request is not None else None
+    return address if isinstance(address, str) else None
+
+
+def over_rate_limit() -> pn.Column | None:
+    """A page saying to wait, when this browser's computer opened too many pages, or class links, too fast; else None.
+
+    Each new page takes one of the client's :data:`~laspoly.limits.SESSIONS`, and
+    a student's class link one of its :data:`~laspoly.limits.CLASS_JOINS`
+    (:mod:`laspoly.limits`), before anything is stored.  The server's own machine
+    is never limited.  Each refusal is logged as one line.
+    """
+    address = _client_address()
+    joins = bool(_arg("class")) and not _arg("teacher")
+    for limit, key, what, applies in ((SESSIONS, "limit.sessions", "new pages", True),
+                                      (CLASS_JOINS, "limit.class_joins", "class links opened", joins)):
+        if applies and client_limited(limit, address):
+            seconds = max(1, math.ceil(limit.wait(address or "")))
+            logging.getLogger("laspoly.limits").warning("refused: too many %s from %s", what, address)
+            return pn.Column(pn.pane.HTML(f"<h2>Las Poly</h2><p>{esc(tr(key, 'en', seconds=seconds))}</p>"
+                                          f"<p>{esc(tr(key, 'es', seconds=seconds))}</p>"))
+    return None
+
+
 def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherView | pn.Column:
     """The dashboard for one browser session: the room in its URL, or a new room; or a class's teacher page.
 
     ``?room=ID&seat=TOKEN`` opens a seat, ``?room=ID&view=TOKEN`` the spectator's
-    view (the projector's page, with no controls); ``me=KEY`` is the browser's owner key (its "My games").  Without a
-    room, a new game starts in a new room and the URL is updated so that a reload
-    or a restart of the server resumes it.  ``?class=CODE`` starts that new game
-    in a class; ``?class=CODE&teacher=KEY`` is the class's teacher page.
+    view (the projector's page, with no controls); ``me=KEY`` is the browser's owner key (its "My games"), taken
+    only when the server issued it and it owns that room (:func:`~laspoly.rooms.adopt_owner_key`).  Without a
+    room, a new game starts in a new room with a new key, and the URL is updated so that a reload
+    or a restart of the server resumes it; the room is stored at its first decision.  ``?class=CODE`` starts that
+    new game in a class; ``?class=CODE&teacher=KEY`` is the class's teacher page (an empty key is refused).
     """
     _serve_stylesheets_locally()
+    refused = over_rate_limit()  # before anything is stored
+    if refused is not None:
+        return refused
     store = shared_store(db_url or os.environ.get("LASPOLY_DB") or default_url())
     room, secret, me = _arg("room"), _arg("seat") or _arg("view"), _arg("me") or None
     code, teacher = _arg("class"), _arg("teacher")
     note = ""
+    if room and secret and unplayed_page(store, room, secret, me):
+        room = ""  # the address of a page nobody played (its room was never stored): a new game, as then
     if room and secret:
         try:
             table = join_room(store, room, secret, owner_key=me)
@@ -344,9 +395,9 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
             return Dashboard(model) if model.can_drive else ProjectorView(model)
         except StoreError as exc:
             note = tr("msg.bad_link", error=exc)
-    if code and teacher:
+    if code and _has_arg("teacher"):
         try:
-            record = open_class(store, code, teacher)
+            record = open_class(store, code, teacher, client=_client())
             return TeacherView(ClassData(store, record.code, teacher), record)
         except StoreError as exc:
             return pn.Column(pn.pane.HTML(f"<h2>Las Poly</h2><p>{esc(tr('class.refused', 'en', reason=str(exc)))}</p>"
@@ -358,9 +409,11 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
             class_code, note = record.code, tr("class.joined", "en", name=record.name)
         except StoreError as exc:
             note = tr("class.unknown", "en", reason=str(exc))
-    me = me or new_owner_key()
+    if me and not room:
+        logging.getLogger("laspoly.rooms").warning("refused: an owner key in an address without its game: a new key is made")
+    me = new_owner_key()  # never one from the address: a chosen or handed-on key would share this browser's games
     table = open_room(store, Game(["Ana", "Bot 1", "Bot 2"], seed=7, max_rounds=200), [PERSON, "basic", "basic"], me,
-                      class_code=class_code)
+                      class_code=class_code, stored=False)
     model = GameModel(table=table, lang=table.lang, message=note, odds=_lesson())
     query = with_lesson(owner_link(me, table.room_id), model.odds)
     if _serving():

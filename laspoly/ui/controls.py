@@ -17,7 +17,8 @@ import param
 from panel.viewable import Viewer
 
 from laspoly.engine import actions as A
-from laspoly.engine.game import AUCTION, BUY, DEBT, TRAVEL, TURN
+from laspoly.engine.game import AUCTION, BUYING, DEBT, TRAVEL, TURN
+from laspoly.ui import inputs
 from laspoly.ui.common import (
     BUTTON_CSS,
     FOCUS_CSS,
@@ -63,7 +64,7 @@ class ControlsView(Viewer):
         self.end_turn = w(b(), "play.end_turn")
         self.next = w(b(), "play.next")
         self.autoplay = w(pn.widgets.Toggle(stylesheets=[BUTTON_CSS]), "play.autoplay")
-        self.speed = w(pn.widgets.FloatSlider(start=0.5, end=20, step=0.5, value=m.speed, width=180), "play.speed")
+        self.speed = w(inputs.FloatSlider(start=0.5, end=20, step=0.5, value=m.speed, width=180), "play.speed")
         self.run_end = w(b(), "play.run_end")
         self.undo = w(b(), "play.undo")
         self.fine = w(b(), "play.fine")
@@ -73,7 +74,7 @@ class ControlsView(Viewer):
         self.station = pn.widgets.Select(options={}, width=220, stylesheets=[FOCUS_CSS])
         self.travel = w(b(), "play.travel")
         self.stay = w(b(), "play.stay")
-        self.bid_amount = pn.widgets.IntInput(value=10, start=1, step=10, width=120, stylesheets=[FOCUS_CSS])
+        self.bid_amount = inputs.IntInput(value=10, start=1, step=10, width=120, stylesheets=[FOCUS_CSS])
         self.bid = w(b(), "play.bid")
         self.pass_auction = w(b(), "play.pass")
         self.claim = w(b(), "play.claim")
@@ -88,7 +89,7 @@ class ControlsView(Viewer):
         self.partner = w(pn.widgets.Select(options={}, width=200, stylesheets=[FOCUS_CSS]), "play.trade_with")
         self.give = w(pn.widgets.MultiChoice(options={}, width=260, stylesheets=[FOCUS_CSS]), "play.you_give")
         self.take = w(pn.widgets.MultiChoice(options={}, width=260, stylesheets=[FOCUS_CSS]), "play.you_get")
-        self.cash = w(pn.widgets.IntInput(value=0, step=10, width=260, stylesheets=[FOCUS_CSS]), "play.cash")
+        self.cash = w(inputs.IntInput(value=0, step=10, width=260, stylesheets=[FOCUS_CSS]), "play.cash")
         self.propose = w(b(), "play.propose")
         self.accept = w(b(color="success"), "play.accept")
         self.reject = w(b(), "play.reject")
@@ -256,7 +257,7 @@ class ControlsView(Viewer):
             set_(button, cls)
         for button, cls in ((self.buy, A.Buy), (self.decline, A.DeclineBuy)):
             set_(button, cls)
-            assign(button, visible=g.phase == BUY)
+            assign(button, visible=g.phase == BUYING)
         for button, cls in ((self.fine, A.PayFine), (self.jail_card, A.UseJailCard)):
             set_(button, cls)
             assign(button, visible=any(p.in_prison for p in g.players if m.is_person(p.index)))
@@ -288,7 +289,7 @@ class ControlsView(Viewer):
         """Buy shows the price, the train its fare, the fine its amount, Roll a prisoner's tries left, a claim its rent."""
         m, g = self.model, self.model.game
         who = m.person_to_move
-        self._stake(self.buy, g.money(g.fields[g.pending_field].price) if g.phase == BUY and g.pending_field >= 0 else None)
+        self._stake(self.buy, g.money(g.fields[g.pending_field].price) if g.phase == BUYING and g.pending_field >= 0 else None)
         station = self.station.value
         fare = (g.train_fare(g.players[g.actor].pos, station)
                 if g.phase == TRAVEL and station is not None and station in g.stations and station != g.players[g.actor].pos else None)
@@ -343,7 +344,7 @@ class ControlsView(Viewer):
             return m.t("table.hint.debt", amount=g.money(g.debt.total))
         if g.phase == AUCTION and g.auction is not None:
             return m.t("table.hint.auction", field=g.field_name(g.auction.field, lang), high=g.money(g.auction.high))
-        if g.phase == BUY and g.pending_field >= 0:
+        if g.phase == BUYING and g.pending_field >= 0:
             return m.t("table.hint.buy", field=g.field_name(g.pending_field, lang), price=g.money(g.fields[g.pending_field].price))
         if g.phase == TRAVEL:
             return m.t("table.hint.travel")

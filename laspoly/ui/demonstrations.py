@@ -23,7 +23,8 @@ from laspoly.classes import NewClass
 from laspoly.engine.chance import parse_dice_script
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
-from laspoly.positions import demonstrations, dumps_position
+from laspoly.position_files import demonstrations, dumps_position
+from laspoly.ui import inputs
 from laspoly.ui.common import BUTTON_CSS, TabView, base_url, esc, guarded
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
@@ -46,16 +47,16 @@ class DemonstrationsView(TabView):
         self.editor_head = pn.pane.HTML(sizing_mode="stretch_width")
         self.reload = pn.widgets.Button(stylesheets=[BUTTON_CSS])
         self.player = pn.widgets.Select(width=200)
-        self.cash = pn.widgets.IntInput(start=0, width=140)
+        self.cash = inputs.IntInput(start=0, width=140)
         self.field = pn.widgets.Select(width=240)
         self.prison = pn.widgets.Checkbox()
         self.prop = pn.widgets.Select(width=240)
         self.owner = pn.widgets.Select(width=200)
-        self.houses = pn.widgets.IntInput(start=0, end=4, width=120)
+        self.houses = inputs.IntInput(start=0, end=4, width=120)
         self.hotel = pn.widgets.Checkbox()
         self.factory = pn.widgets.Checkbox()
         self.mortgaged = pn.widgets.Checkbox()
-        self.pot = pn.widgets.IntInput(start=0, width=140)
+        self.pot = inputs.IntInput(start=0, width=140)
         self.dice = pn.widgets.TextInput(placeholder="6-6 1-2", width=240)
         self.play = pn.widgets.Button(color="primary", stylesheets=[BUTTON_CSS])
         self.download = pn.widgets.FileDownload(callback=self._position_file, filename="laspoly-position.json", width=220)

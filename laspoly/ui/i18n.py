@@ -18,7 +18,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from laspoly.engine.reasons import LANGS, placeholders, read_table
+from laspoly.engine.reasons import LANGS, placeholders, read_catalogue
 
 __all__ = ["LANGS", "catalogue", "tr"]
 
@@ -26,7 +26,7 @@ __all__ = ["LANGS", "catalogue", "tr"]
 @cache
 def catalogue() -> dict[str, dict[str, str]]:
     """The table as ``{key: {"en": text, "es": text}}``, checked."""
-    return read_table("ui.tsv")
+    return read_catalogue("ui.tsv")
 
 
 _fields = placeholders  # the placeholder names of a text (the catalogue's tests check them)

@@ -12,9 +12,11 @@ browser session builds its own model, and there is no shared module-level state.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import json
+import logging
 import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
@@ -23,22 +25,25 @@ from typing import Any
 
 import param
 
-from laspoly.bots.basic import DEFAULT_BOT, make_bot
+from laspoly.bots.registry import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import play_bot_turns
 from laspoly.classes import NewClass
 from laspoly.csv_export import write_csv
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
-from laspoly.engine.game import AUCTION, BUY, DEBT, OVER, TRAVEL, TURN, Game, check_player_count
-from laspoly.engine.positions import position_of
+from laspoly.engine.game import AUCTION, BUYING, DEBT, OVER, TRAVEL, TURN, Game, check_player_count
+from laspoly.engine.position_format import position_of
 from laspoly.errors import LaspolyError, SetupError
-from laspoly.positions import load_demonstration
+from laspoly.limits import ROOM_MAX_ACTIONS
+from laspoly.position_files import load_demonstration
 from laspoly.predict import Guess
-from laspoly.record import game_from_json, game_to_dict, new_game_from_setup
+from laspoly.record import MAX_ACTIONS, TooManyActions, game_from_json, game_to_dict, new_game_from_setup
 from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
 from laspoly.table import LocalTable, Refused, RoomSummary, Table, check_seat, default_seats
 from laspoly.ui.i18n import tr
+
+log = logging.getLogger("laspoly.ui")
 
 #: What a person is told when another device stored the next action first.
 MOVED_ON = tr("msg.moved_on")
@@ -77,6 +82,15 @@ def _note_cash(history: list[list[int]], game: Game) -> None:
 def with_lesson(query: str, lesson: bool) -> str:
     """A room's address that keeps a page's lesson mode (``&lesson=1``), so the page it opens has the live odds on too."""
     return query + "&lesson=1" if lesson and query else query
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    """A save file read (and, in a room, stored): the game and its room's address, or why it was refused."""
+
+    game: Game | None = None
+    query: str = ""
+    error: str = ""
 
 
 @dataclass(frozen=True)
@@ -402,25 +416,70 @@ class GameModel(param.Parameterized):
         """The game as a save file (for "Save game")."""
         return _save_file(self.game)
 
+    @property
+    def max_actions(self) -> int:
+        """The longest save file this table takes: a room on the server stores at most :data:`ROOM_MAX_ACTIONS`."""
+        return ROOM_MAX_ACTIONS if self.shared else MAX_ACTIONS
+
     def read_save(self, raw: bytes, name: str = "save file") -> Game | None:
         """Check and replay a save file; a bad one gives None and a message, leaving the game untouched."""
-        try:  # game_from_json refuses files over MAX_SAVE_BYTES before parsing them
-            return game_from_json(raw, name)
+        loaded = self._read(raw, name)
+        if loaded.game is None:
+            self._say(loaded.error)
+        return loaded.game
+
+    def _read(self, raw: bytes, name: str) -> _Loaded:
+        """A save file checked and replayed, or why not (in the page's language); changes nothing on the page."""
+        try:  # game_from_json refuses files over MAX_SAVE_BYTES before parsing them, and long games before replaying
+            return _Loaded(game=game_from_json(raw, name, self.max_actions))
+        except TooManyActions as exc:
+            log.warning("refused: a save file of %d actions (the limit is %d)", exc.count, exc.limit)
+            return _Loaded(error=self.t("msg.too_long", name=name, count=exc.count, limit=exc.limit))
         except LaspolyError as exc:
-            self._say(self.t("msg.could_not_load", name=name, error=exc))
-            return None
+            return _Loaded(error=self.t("msg.could_not_load", name=name, error=exc))
+
+    def _read_and_store(self, raw: bytes, name: str) -> _Loaded:
+        """Read a save file and, in a room, store it in a new room (one transaction).
+
+        It changes nothing on the page, so that a served page can run it in a
+        worker thread (:meth:`load_json_off_loop`).
+        """
+        loaded = self._read(raw, name)
+        if loaded.game is None or not self.shared:
+            return loaded
+        try:
+            query = self.table.open(loaded.game, default_seats(len(loaded.game.players)), self.lang)
+        except LaspolyError as exc:
+            return _Loaded(error=self.t("msg.database", error=exc))
+        return _Loaded(game=loaded.game, query=query)
+
+    def _show_loaded(self, loaded: _Loaded, name: str) -> bool:
+        """Put what :meth:`_read_and_store` gave on the page: the game, a move to its room, or why not."""
+        if loaded.game is None:
+            return self._say(loaded.error)
+        self.message = self.t("msg.loaded", name=name)
+        if loaded.query:  # stored in a new room: the page moves there
+            self.navigate = with_lesson(loaded.query, self.odds)
+            return True
+        n = len(loaded.game.players)
+        seats = list(self.seats) if not self.shared and len(self.seats) == n else default_seats(n)
+        if self._open(loaded.game, seats, self.lang):
+            self._changed()
+        return True
 
     def load_json(self, raw: bytes, name: str = "save file") -> bool:
         """Load a save file (in a room: into a new room); a bad one leaves the current game untouched and sets :attr:`message`."""
-        game = self.read_save(raw, name)
-        if game is None:
-            return False
-        n = len(game.players)
-        seats = list(self.seats) if not self.shared and len(self.seats) == n else default_seats(n)
-        self.message = self.t("msg.loaded", name=name)
-        if self._open(game, seats, self.lang):
-            self._changed()
-        return True
+        return self._show_loaded(self._read_and_store(raw, name), name)
+
+    async def load_json_off_loop(self, raw: bytes, name: str = "save file") -> bool:
+        """:meth:`load_json`, with the replay and the storing in a worker thread: every other page on the server goes on.
+
+        SQLite and PostgreSQL release Python's lock while they write, and the
+        replay yields it every few milliseconds, so the server's one event loop
+        keeps serving the other pages meanwhile.
+        """
+        loaded = await asyncio.to_thread(self._read_and_store, raw, name)
+        return self._show_loaded(loaded, name)
 
     def open_position(self, position: dict[str, Any] | str) -> bool:
         """Play on from a position or a shipped demonstration's id (in a room: a new room); a bad one keeps the game.
@@ -504,7 +563,7 @@ class GameModel(param.Parameterized):
         g = self.game
         if g.is_over:
             return self.t("status.won_cap" if g.end_reason == "net_worth" else "status.won_last", name=g.players[g.winner].name)
-        phase = {TURN: "play", BUY: "buy", TRAVEL: "travel", AUCTION: "auction", DEBT: "debt", OVER: "play"}[g.phase]
+        phase = {TURN: "play", BUYING: "buy", TRAVEL: "travel", AUCTION: "auction", DEBT: "debt", OVER: "play"}[g.phase]
         return self.t(f"status.{phase}", round=g.round, turn=g.turns, name=g.players[g.actor].name)
 
     def describe(self, action: A.Action) -> str:

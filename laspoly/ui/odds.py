@@ -19,7 +19,7 @@ import param
 from panel.viewable import Viewer
 
 from laspoly.analysis.odds import build_stakes, buy_stakes, casino_stakes, live_odds, prison_stakes, show_probability
-from laspoly.engine.game import BUY, Game
+from laspoly.engine.game import BUYING, Game
 from laspoly.ui.common import assign, esc
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
@@ -40,7 +40,7 @@ def money_tenths(game: Game, amount: float) -> str:
 def buy_line(m: GameModel) -> str:
     """The stakes of the purchase on offer: payback in opponent turns and the chance of an early landing."""
     g, lang = m.game, m.lang
-    if g.phase != BUY or g.pending_field < 0:
+    if g.phase != BUYING or g.pending_field < 0:
         return ""
     s = buy_stakes(g, g.pending_field, g.current)
     return tr("odds.buy", lang, turns=_rounds(s.payback_opponent_turns), rent=money_tenths(g, s.rent_per_opponent_turn),

@@ -15,7 +15,7 @@ from bokeh.plotting import figure
 from laspoly.analysis.markov import markov
 from laspoly.analysis.simulate import Spec, play_many
 from laspoly.analysis.stats import wilson
-from laspoly.bots.basic import TEMPERAMENTS
+from laspoly.bots.registry import TEMPERAMENTS
 from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, TabView, assign, esc, words
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel

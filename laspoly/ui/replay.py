@@ -20,10 +20,11 @@ import param
 
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
-from laspoly.engine.positions import position_of
-from laspoly.positions import dumps_position
+from laspoly.engine.position_format import position_of
+from laspoly.position_files import dumps_position
 from laspoly.record import new_game_from_setup
 from laspoly.table import LocalTable
+from laspoly.ui import inputs
 from laspoly.ui.board import BoardFigure
 from laspoly.ui.common import BUTTON_CSS, TabView, esc, words
 from laspoly.ui.i18n import tr
@@ -68,7 +69,7 @@ class ReplayView(TabView):
         self.at = 0
         self._setup = m.game.setup
         self._total = 0
-        self.step = pn.widgets.IntSlider(start=0, end=max(1, len(m.game.history)), value=0, sizing_mode="stretch_width")
+        self.step = inputs.IntSlider(start=0, end=max(1, len(m.game.history)), value=0, sizing_mode="stretch_width")
         self.back = pn.widgets.Button(label="◀", width=50, stylesheets=[BUTTON_CSS])
         self.forward = pn.widgets.Button(label="▶", width=50, stylesheets=[BUTTON_CSS])
         self.jump = pn.widgets.Select(width=420)

@@ -1,8 +1,9 @@
 """The teacher's page of a class: its rooms live, and the whole class's dice and landings against the exact answers.
 
 Opened by the class's teacher link (``?class=CODE&teacher=KEY``).  It lists
-every room of the class (players, rulebook, round, leader, last activity, a
-read-only link to watch it) and pools every roll and landing of all of them
+the class's rooms, newest first and a page at a time (players, rulebook,
+round, leader, last activity, a read-only watch link of the room's own, which
+never holds the teacher's key) and pools every roll and landing of all of them
 into one dice chart and one landing chart, each against its exact distribution
 (two dice; the preset's Markov chain).  It refreshes itself every two seconds
 on a served page; the data downloads as CSV.
@@ -22,9 +23,12 @@ from panel.viewable import Viewer
 
 from laspoly.analysis.markov import markov
 from laspoly.classes import ClassData, ClassRecord, student_link
-from laspoly.ui.common import base_url, esc, is_served
+from laspoly.ui.common import BUTTON_CSS, base_url, esc, is_served
 from laspoly.ui.i18n import tr
 from laspoly.ui.timers import Timer
+
+#: How many rooms one page of the teacher's list shows.
+PAGE_SIZE = 25
 
 #: The exact share of each total 2-12 of two dice.
 TWO_DICE = [(6 - abs(t - 7)) / 36 for t in range(2, 13)]
@@ -53,6 +57,13 @@ class TeacherView(Viewer):
         self.language.param.watch(lambda e: setattr(self, "lang", e.new), "value")
         self.head = pn.pane.HTML(sizing_mode="stretch_width")
         self.rooms = pn.pane.HTML(sizing_mode="stretch_width", min_height=80)
+        #: The page of the room list shown (0: the newest rooms).
+        self.page = 0
+        self.pages = pn.pane.HTML(sizing_mode="stretch_width")
+        self.newer = pn.widgets.Button(width=170, stylesheets=[BUTTON_CSS])
+        self.older = pn.widgets.Button(width=170, stylesheets=[BUTTON_CSS])
+        self.newer.on_click(lambda _: self.turn_page(-1))
+        self.older.on_click(lambda _: self.turn_page(+1))
         self.totals = pn.pane.HTML(sizing_mode="stretch_width")
         self.dice_source = ColumnDataSource({"total": list(range(2, 13)), "share": [0.0] * 11, "exact": TWO_DICE})
         self.dice_fig = figure(height=240, sizing_mode="stretch_width", toolbar_location=None)
@@ -83,17 +94,21 @@ class TeacherView(Viewer):
             self._chains[preset] = [float(p) for p in markov(preset).squares]
         return self._chains[preset]
 
-    def refresh(self) -> None:
-        """Catch up with every room and redraw the list and the pooled charts."""
+    def turn_page(self, step: int) -> None:
+        """Show the next page of older rooms (``step`` 1) or of newer ones (-1)."""
+        self.page = max(0, self.page + step)
+        self._list_rooms()
+
+    def _list_rooms(self) -> None:
+        """The page of the room list in view, newest first, with its place in the list and the page buttons."""
         lang, data = self.lang, self.data
-        data.refresh()
-        base = base_url()
-        self.head.object = (f"<h2 style='margin:4px 0'>{esc(tr('class.title', lang, name=self.record.name))}</h2>"
-                            f"<p style='font-size:1.2em'>{esc(tr('class.code', lang))} <b style='letter-spacing:0.1em'>{esc(self.record.code)}</b>"
-                            f" · {esc(tr('class.student_link', lang))} <code style='user-select:all'>{esc(base + student_link(self.record.code))}</code></p>")
-        now = time.time()
+        count = len(data.rooms)
+        last_page = max(0, (count - 1) // PAGE_SIZE)
+        self.page = min(self.page, last_page)
+        start = self.page * PAGE_SIZE
+        base, now = base_url(), time.time()
         rows = []
-        for r in data.summaries():
+        for r in data.summaries(start, PAGE_SIZE):
             state = tr("class.over", lang, name=r.leader) if r.over else r.leader
             rows.append(f"<tr><td>{esc(', '.join(r.players))}</td><td>{esc(r.preset)}</td><td>{r.round}</td><td>{esc(state)}</td>"
                         f"<td>{esc(ago(now - r.last_activity, lang))}</td>"
@@ -102,6 +117,22 @@ class TeacherView(Viewer):
                                                                    "class.last_activity", "class.watch_head"))
         self.rooms.object = (f"<table class='lp-players' aria-label='{esc(tr('class.rooms', lang))}'><tr>{header}</tr>{''.join(rows)}</table>"
                              if rows else f"<p>{esc(tr('class.no_rooms', lang))}</p>")
+        place = tr("class.page", lang, first=start + 1, last=start + len(rows), count=count) if rows else ""
+        if data.total > count:
+            place += " · " + tr("class.followed_newest", lang, total=data.total, n=count)
+        self.pages.object = f"<p>{esc(place)}</p>"
+        self.newer.label, self.older.label = tr("class.newer", lang), tr("class.older", lang)
+        self.newer.disabled, self.older.disabled = self.page == 0, self.page >= last_page
+
+    def refresh(self) -> None:
+        """Catch up with every room and redraw the list and the pooled charts."""
+        lang, data = self.lang, self.data
+        data.refresh()
+        base = base_url()
+        self.head.object = (f"<h2 style='margin:4px 0'>{esc(tr('class.title', lang, name=self.record.name))}</h2>"
+                            f"<p style='font-size:1.2em'>{esc(tr('class.code', lang))} <b style='letter-spacing:0.1em'>{esc(self.record.code)}</b>"
+                            f" · {esc(tr('class.student_link', lang))} <code style='user-select:all'>{esc(base + student_link(self.record.code))}</code></p>")
+        self._list_rooms()
         dice = data.dice_totals()
         n = sum(dice)
         self.dice_source.data = {"total": list(range(2, 13)), "share": [c / n if n else 0.0 for c in dice], "exact": TWO_DICE}
@@ -128,7 +159,8 @@ class TeacherView(Viewer):
             self._timer = None
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(pn.Row(pn.HSpacer(), self.language), self.head, self.rooms, self.totals,
+        return pn.Column(pn.Row(pn.HSpacer(), self.language), self.head, self.rooms,
+                         pn.Row(self.newer, self.older, self.pages, sizing_mode="stretch_width"), self.totals,
                          pn.pane.Bokeh(self.dice_fig, sizing_mode="stretch_width"),
                          pn.pane.Bokeh(self.land_fig, sizing_mode="stretch_width"), self.download, sizing_mode="stretch_width")
 

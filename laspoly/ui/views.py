@@ -9,18 +9,20 @@ the room views have modules of their own.
 from __future__ import annotations
 
 import functools
+import logging
 from importlib import resources
-from typing import Any
+from typing import Any, ClassVar
 
 import panel as pn
 import param
 from panel.viewable import Viewer
 
-from laspoly.bots.basic import DEFAULT_OPPONENT
+from laspoly.bots.registry import DEFAULT_OPPONENT
 from laspoly.engine.events import default_names
 from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from laspoly.record import MAX_SAVE_BYTES
 from laspoly.table import PERSON
+from laspoly.ui import inputs
 from laspoly.ui.common import (
     BUTTON_CSS,
     FOCUS_CSS,
@@ -34,6 +36,7 @@ from laspoly.ui.common import (
     seat_words,
     words,
 )
+from laspoly.ui.common import is_served as _serving
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel, new_seed
 from laspoly.ui.standings import cash_chart, cash_chart_data
@@ -216,15 +219,15 @@ class SetupView(Viewer):
         self.lang = pn.widgets.Select(options=LANGUAGES, value=m.lang, width=140, stylesheets=[FOCUS_CSS])
         self.lang.param.watch(lambda *_: self._placeholders(), "value")
         self.rules = pn.widgets.TextInput(placeholder="jail_exit=any_die_3", width=420, stylesheets=[FOCUS_CSS])
-        self.count = pn.widgets.IntSlider(start=MIN_PLAYERS, end=MAX_PLAYERS, value=3, width=220, stylesheets=[FOCUS_CSS])
+        self.count = inputs.IntSlider(start=MIN_PLAYERS, end=MAX_PLAYERS, value=3, width=220, stylesheets=[FOCUS_CSS])
         self.names = [pn.widgets.TextInput(value=name, max_length=40, width=220, stylesheets=[FOCUS_CSS])
                       for name in DEFAULT_NAMES[:MAX_PLAYERS]]
         self.seat_kinds = [pn.widgets.Select(options=seat_options(m), value=PERSON if i == 0 else DEFAULT_OPPONENT, width=160, stylesheets=[FOCUS_CSS])
                            for i in range(MAX_PLAYERS)]
-        self.seed = pn.widgets.IntInput(value=new_seed(), start=0, width=140, stylesheets=[FOCUS_CSS])  # random; the cards show it for a replay
+        self.seed = inputs.IntInput(value=new_seed(), start=0, width=140, stylesheets=[FOCUS_CSS])  # random; the cards show it for a replay
         self.dice = pn.widgets.TextInput(width=300, stylesheets=[FOCUS_CSS])
-        self.rounds = pn.widgets.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
-        self.minutes = pn.widgets.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
+        self.rounds = inputs.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
+        self.minutes = inputs.IntInput(value=0, start=0, width=200, stylesheets=[FOCUS_CSS])
         self.start = pn.widgets.Button(color="primary", stylesheets=[BUTTON_CSS])
         self.note = pn.pane.HTML()
         self.rows = pn.Column()
@@ -274,6 +277,52 @@ class SetupView(Viewer):
                          flex(self.rounds, self.minutes), self.start, self.note, sizing_mode="stretch_width")
 
 
+log = logging.getLogger("laspoly.ui")
+
+
+class SaveFileDropper(pn.widgets.FileDropper):
+    """Panel's file dropper, holding at most :attr:`limit` bytes of one upload on the server.
+
+    The dropper sends a file in chunks, and Panel gathers them until the last
+    one arrives; the page's size limit is only the browser's.  Here a file's
+    chunks are counted as they arrive: past the limit the upload is dropped at
+    once, its name goes to :attr:`refused` and one line is logged.  Only one
+    upload is gathered at a time, and a chunk of an upload that was dropped or
+    never began is ignored.
+    """
+
+    limit = param.Integer(default=MAX_SAVE_BYTES, bounds=(1, None), doc="The most bytes of one upload kept on the server.")
+    refused = param.String(default="", doc="The name of the last upload dropped for being over the limit.")
+
+    _rename: ClassVar[dict[str, str | None]] = {**pn.widgets.FileDropper._rename, "limit": None, "refused": None}  # the server's own: never sent to the page
+
+    def __init__(self, **params: Any) -> None:
+        super().__init__(**params)
+        self._received = 0
+
+    def _process_event(self, event: Any) -> None:
+        if event.event_name != "upload_event":
+            super()._process_event(event)
+            return
+        data = event.data if isinstance(event.data, dict) else {}
+        name = str(data.get("name", ""))[:200]
+        payload = data.get("data")
+        if data.get("chunk") == 1:
+            self._file_buffer.clear()  # one upload at a time: a new one drops any unfinished other
+            self._received = 0
+        elif name not in self._file_buffer:
+            return
+        self._received += len(payload) if isinstance(payload, bytes | bytearray | str) else 0
+        if self._received > self.limit:
+            self._file_buffer.clear()
+            self._received = 0
+            log.warning("refused: an upload over the %d-byte limit for save files", self.limit)
+            self.param.update(refused=name)
+            self.param.trigger("refused")
+            return
+        super()._process_event(event)
+
+
 class FilesView(Viewer):
     """Save and load games; export the log, dice and landings as CSV."""
 
@@ -284,9 +333,11 @@ class FilesView(Viewer):
         m = self.model
         self.save = pn.widgets.FileDownload(callback=m.save_json, filename="laspoly-game.json", color="primary", width=160,
                                             stylesheets=[BUTTON_CSS])
-        self.load = pn.widgets.FileDropper(accepted_filetypes=[".json", "application/json"], multiple=False,
-                                           max_file_size=f"{MAX_SAVE_BYTES // 1_000_000}MB", width=320)
+        # a file of the limit arrives as one chunk; the server drops an upload past the limit as it arrives
+        self.load = SaveFileDropper(accepted_filetypes=[".json", "application/json"], multiple=False,
+                                    max_file_size=f"{MAX_SAVE_BYTES // 1_000_000}MB", chunk_size=MAX_SAVE_BYTES + 1, width=320)
         self.load.param.watch(self._loaded, "value")
+        self.load.param.watch(self._too_large, "refused")
         self.note = pn.pane.HTML()
         self.load_title = pn.pane.HTML()
         self.export_title = pn.pane.HTML()
@@ -307,10 +358,20 @@ class FilesView(Viewer):
         assign(self.export_title, object=f"<h4 style='margin:8px 0 4px'>{esc(m.t('files.export'))}</h4>")
 
     def _loaded(self, event: Any) -> None:
+        """Load the file dropped; on a served page in a room, replayed and stored off the server's event loop."""
         for name, data in (event.new or {}).items():
             raw = data.encode() if isinstance(data, str) else bytes(data)
-            self.model.load_json(raw, name)
-            self.note.object = f"<p>{esc(self.model.message)}</p>"
+            if _serving() and self.model.shared:
+                async def load(raw: bytes = raw, name: str = name) -> None:
+                    await self.model.load_json_off_loop(raw, name)
+                    self.note.object = f"<p>{esc(self.model.message)}</p>"
+                pn.state.execute(load, schedule=True)
+            else:
+                self.model.load_json(raw, name)
+                self.note.object = f"<p>{esc(self.model.message)}</p>"
+
+    def _too_large(self, event: Any) -> None:
+        self.note.object = f"<p>{esc(self.model.t('files.too_large', name=event.new, mb=MAX_SAVE_BYTES // 1_000_000))}</p>"
 
     def __panel__(self) -> pn.viewable.Viewable:
         return pn.Column(self.save, self.load_title, self.load, self.note, self.export_title, self.csvs, sizing_mode="stretch_width")

@@ -1,6 +1,6 @@
 """Position files and the shipped demonstrations: read, write and list them.
 
-The format and its checks live in :mod:`laspoly.engine.positions`; this module adds
+The format and its checks live in :mod:`laspoly.engine.position_format`; this module adds
 the files: a size limit checked before reading, JSON decoding, a readable layout for
 writing, and the demonstrations shipped in ``laspoly/data/positions``, each a position
 with a title and a two-line explanation in English and Spanish, and dice scripted so
@@ -23,19 +23,29 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from laspoly.engine.game import Game
-from laspoly.engine.positions import (
-    MAX_POSITION_BYTES,
-    POSITION_FORMAT,
-    normalise_position,
-    position_of,
-)
+from laspoly.engine.position_format import MAX_POSITION_BYTES, POSITION_FORMAT, position_of, problem_lines
 from laspoly.errors import PositionError
 from laspoly.record import decode_json, read_limited
 
 __all__ = [
     "MAX_POSITION_BYTES", "POSITION_FORMAT", "Demonstration", "demonstration_ids", "demonstrations", "dumps_position",
-    "game_from", "load_demonstration", "load_position", "position_from_json", "position_summary", "save_position",
+    "game_from", "load_demonstration", "load_position", "normalise_position", "position_from_json", "position_problems",
+    "position_summary", "save_position",
 ]
+
+
+def normalise_position(data: Any) -> dict[str, Any]:
+    """A position in normal form (every key, indices for names, the decks listed); a bad one raises."""
+    return position_of(Game.from_position(data))
+
+
+def position_problems(data: Any) -> list[str]:
+    """Every problem of a position, or an empty list when it is valid (for an editor that shows them all)."""
+    try:
+        Game.from_position(data)
+    except PositionError as exc:
+        return problem_lines(str(exc))
+    return []
 
 
 class Demonstration(NamedTuple):

@@ -1,6 +1,6 @@
-"""A game's state and the questions asked of it: owners, buildings, prices, rent, net worth, snapshots.
+"""The base layer of a game: its state and the questions asked of it (owners, buildings, prices, rent, net worth, snapshots).
 
-:class:`Position` holds every attribute of a game and answers questions about it
+:class:`GameBase` holds every attribute of a game and answers questions about it
 without changing it.  The classes above it add the wording
 (:mod:`~laspoly.engine.wording`), the legality (:mod:`~laspoly.engine.legality`),
 the payments (:mod:`~laspoly.engine.payments`), the turns and moves
@@ -27,7 +27,7 @@ from laspoly.rules.presets import Preset
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a layer of Game, which Python classes subclass
-class Position:
+class GameBase:
     """Every attribute of a game, and the read-only questions about them."""
 
     preset: Preset
@@ -76,7 +76,6 @@ class Position:
         self.round = 1
         self.turns = 0
         self.pending_field = -1
-        self.arrived_by_card = False
         self.card_rent_multiplier = 0
         self.debt: Debt | None = None
         self.auction: Auction | None = None

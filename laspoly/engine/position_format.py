@@ -12,6 +12,11 @@ mortgages, the pot, the deck order, whose turn it is and the phase, the seed wit
   ``position_of(Game.from_position(p)) == p`` for a position in normal form, and a
   game rebuilt from ``position_of(game)`` plays on exactly as ``game`` does.
 
+This module sits below the game: it builds a game of the class it is handed
+(``Game.from_position`` hands its own), so it never imports the game's module.
+``normalise_position`` and ``position_problems``, which need the class itself,
+are in :mod:`laspoly.position_files`.
+
 The bank's figure is not stored.  Money is conserved, so the bank holds whatever
 balances the books: ``start_money x players - cash - pot`` (negative when the bank
 has paid out more than it took in, as it has in most games).
@@ -29,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from laspoly.engine.chance import Chance, parse_dice_script
 from laspoly.engine.position_checks import Problems, impossibilities, show
-from laspoly.engine.state import BUY, TRAVEL, TURN, Phase, TradeOffer, check_player_count, clean_name
+from laspoly.engine.state import BUYING, TRAVEL, TURN, Phase, TradeOffer, check_player_count, clean_name, name_key
 from laspoly.errors import LaspolyError, PositionError, SetupError
 from laspoly.rules.board import Board
 from laspoly.rules.options import SPECS
@@ -45,7 +50,7 @@ MAX_POSITION_BYTES = 500_000
 MAX_CASH = 1_000_000_000
 MAX_OFFERS = 200
 #: The phases a position may be in: a turn's decisions (before or after the roll), a purchase, a train journey.
-PHASES = (TURN, BUY, TRAVEL)
+PHASES = (TURN, BUYING, TRAVEL)
 SEAT_PERSON = "person"
 
 _KEYS = {"format", "version", "about", "preset", "rules", "max_rounds", "seed", "generator", "dice", "players",
@@ -90,20 +95,6 @@ def _state_names(game: Game) -> list[str]:
     names.update(dict.fromkeys(getattr(game, "__dict__", ())))
     names.pop("__dict__", None)
     return list(names)
-
-
-def normalise_position(data: Any) -> dict[str, Any]:
-    """A position in normal form (every key, indices for names, the decks listed); a bad one raises."""
-    return position_of(game_from_position(_game_class(), data))
-
-
-def position_problems(data: Any) -> list[str]:
-    """Every problem of a position, or an empty list when it is valid (for an editor that shows them all)."""
-    try:
-        game_from_position(_game_class(), data)
-    except PositionError as exc:
-        return _problem_lines(str(exc))
-    return []
 
 
 def position_of(game: Game, *, seats: Sequence[str] | None = None) -> dict[str, Any]:
@@ -215,7 +206,8 @@ def _message(items: list[str]) -> str:
     return f"the position has {len(items)} problem(s):\n  - " + "\n  - ".join(items[:100])
 
 
-def _problem_lines(message: str) -> list[str]:
+def problem_lines(message: str) -> list[str]:
+    """The problems a :class:`~laspoly.errors.PositionError` names, one per line."""
     lines = message.split("\n  - ")
     return lines[1:] if len(lines) > 1 else [message]
 
@@ -328,7 +320,7 @@ def _read_players(p: Problems, raw: Any, start_money: int, board: Board) -> list
         p.add("players", str(exc))
         return []
     out = [_read_player(p, f"players[{k}]", entry, start_money, board) for k, entry in enumerate(raw)]
-    if len({d["name"].casefold() for d in out}) != len(out):
+    if len({name_key(d["name"]) for d in out}) != len(out):
         p.add("players", "players' names must differ")
     return out
 
@@ -507,12 +499,6 @@ def _read_claims(p: Problems, raw: Any, board: Board, names: list[str]) -> list[
 # ---------------------------------------------------------------- building the game
 
 
-def _game_class() -> type[Game]:
-    from laspoly.engine.game import Game  # the game module builds on this one only through Game.from_position
-
-    return Game
-
-
 def _setup_of(pos: dict[str, Any]) -> dict[str, Any]:
     """The setup a save file records: the usual keys, read from the position, and the position itself."""
     return {"preset": pos["preset"], "players": [d["name"] for d in pos["players"]], "seed": pos["seed"],
@@ -576,4 +562,4 @@ def _place_turn(g: Game, t: dict[str, Any]) -> None:
     g.phase = Phase(t["phase"])
     g.rolls_due, g.doubles_count, g.prison_tries = t["roll_due"], t["doubles"], t["prison_tries"]
     g.dice = (t["last_roll"][0], t["last_roll"][1]) if t["last_roll"] else (0, 0)
-    g.pending_field = g.players[g.current].pos if g.phase == BUY else -1
+    g.pending_field = g.players[g.current].pos if g.phase == BUYING else -1
