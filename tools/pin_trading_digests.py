@@ -26,7 +26,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from laspoly.bots.basic import make_bot
+from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_game
 from laspoly.engine.game import Game
 
