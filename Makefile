@@ -13,7 +13,7 @@ WORKERS ?= 2
 COMPILED_TESTS := tests/test_compiled_build.py tests/test_invariants.py tests/test_rules_laspoly.py tests/test_rules_classic.py \
           tests/test_rules_sculptprice.py tests/test_conformance.py tests/test_observation.py tests/test_positions.py \
           tests/test_chance.py tests/test_record.py tests/test_hostile_files.py tests/test_bots.py tests/test_trading.py \
-          tests/test_digests.py
+          tests/test_digests.py tests/test_trading_digests.py
 #: the quick check of `make smoke`: the rules of every preset, save files, the command line, the docs
 SMOKE  := tests/test_rules_laspoly.py tests/test_rules_classic.py tests/test_rules_sculptprice.py tests/test_options.py \
           tests/test_boards.py tests/test_record.py tests/test_cli.py tests/test_cli_errors.py tests/test_serving.py \
@@ -153,12 +153,17 @@ lessons: $(VENV)/.lab-installed
 	@echo "The lessons are in docs/lessons/ (open the .html files in a browser)"
 
 ## bench: speed figures (median of repeated runs); the engine's and the long runs' (simulate, tournament, soak,
-##        lab) on both builds when gcc can build the compiled one
+##        lab) on both builds when gcc can build the compiled one; `make bench PEER=path/to/a/checkout` of
+##        github.com/gamescomputersplay/monopoly also times that simulator in the same run and prints each
+##        target with its ratio (benchmarks/bench_peer.py; without PEER one line says it is skipped)
+PEER ?=
 bench: $(VENV)/.test-installed chromium
 	if $(HAVE_COMPILER) && $(MAKE) --no-print-directory compiled; then \
 	  $(BIN)/python benchmarks/bench_engine.py --builds pure,compiled && \
-	  $(BIN)/python benchmarks/bench_runs.py --builds pure,compiled; \
-	else $(BIN)/python benchmarks/bench_engine.py && $(BIN)/python benchmarks/bench_runs.py --builds pure; fi
+	  $(BIN)/python benchmarks/bench_runs.py --builds pure,compiled && \
+	  $(BIN)/python benchmarks/bench_peer.py --peer "$(PEER)" --builds pure,compiled; \
+	else $(BIN)/python benchmarks/bench_engine.py && $(BIN)/python benchmarks/bench_runs.py --builds pure && \
+	  $(BIN)/python benchmarks/bench_peer.py --peer "$(PEER)" --builds pure; fi
 	$(BIN)/python benchmarks/bench_analysis.py
 	$(BIN)/python benchmarks/bench_dashboard.py
 

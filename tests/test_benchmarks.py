@@ -51,3 +51,82 @@ def test_the_runs_benchmark_times_an_earlier_commit_beside_the_builds(tmp_path: 
     assert (tree / "laspoly" / "engine" / "game.py").exists() and bench.before_tree("HEAD", into=tmp_path) == tree
     result = bench.one_repeat("before", "soak", 2, {"before": tree})
     assert result["count"] == 2 and result["build"] == "pure"
+
+
+#: A stand-in for a checkout of the peer simulator (github.com/gamescomputersplay/monopoly), with the two
+#: modules the peer benchmark imports: each game writes two players' moves and one double, worded as the
+#: peer's event log words them. No network, and none of the peer's code.
+_FAKE_PEER = {
+    "monopoly/__init__.py": "",
+    "monopoly/core/__init__.py": "",
+    "monopoly/log_settings.py": '''
+from pathlib import Path
+
+
+class LogSettings:
+    KEEP_GAME_LOG = True
+    EVENTS_LOG_PATH = Path("events.log")
+    BANKRUPTCIES_PATH = Path("bankruptcies.tsv")
+
+    @classmethod
+    def init_logs(cls):
+        cls.EVENTS_LOG_PATH.write_text("Events log\\n", encoding="utf-8")
+''',
+    "monopoly/core/game.py": '''
+from monopoly.log_settings import LogSettings
+
+
+def monopoly_game(game_number_and_seed):
+    with open(LogSettings.EVENTS_LOG_PATH, "a", encoding="utf-8") as log:
+        log.write("=== Alice ($1500, at Go) goes: ===\\nAlice rolled a double (1 in a row) so they go again.\\n"
+                  "=== Alice ($1500, at Chance) goes: ===\\n=== Bob ($1500, at Go) goes: ===\\n")
+''',
+}
+
+
+def _fake_peer(root: Path) -> Path:
+    for name, text in _FAKE_PEER.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def test_the_peer_benchmark_runs_a_peer_checkout_in_a_fresh_process_and_counts_its_player_turns(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    bench = importlib.import_module("bench_peer")
+    peer = _fake_peer(tmp_path / "peer")
+    result = bench.peer_repeat(peer, 3)
+    assert result["games"] == 3 and result["turns"] == 3 * 2 and result["seconds"] >= 0
+    assert not (peer / "events.log").exists(), "the peer's log goes to a temporary directory, not into its checkout"
+
+
+def test_the_peer_benchmark_prints_each_target_with_its_ratio(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    bench = importlib.import_module("bench_peer")
+    lines = bench.targets({"peer": {"games": 50.0, "turns": 30_000.0}, "pure": {"games": 80.0, "turns": 60_000.0}})
+    assert len(lines) == 2
+    assert "1.60x: met" in lines[0] and ">= 1.5x" in lines[0]
+    assert "2.00x: NOT met" in lines[1] and ">= 2.5x" in lines[1]
+
+
+def test_the_peer_benchmark_skips_with_one_line_when_no_peer_is_given(monkeypatch: pytest.MonkeyPatch,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    monkeypatch.delenv("PEER", raising=False)
+    monkeypatch.setattr(sys, "argv", ["bench_peer.py"])
+    importlib.import_module("bench_peer").main()
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and "PEER is unset" in out
+
+
+def test_the_peer_benchmark_times_the_peer_and_a_build_in_one_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """``make bench PEER=...``: the peer and laspoly's pure build alternate, and the targets are printed with ratios."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    monkeypatch.setenv("PEER", str(_fake_peer(tmp_path / "peer")))
+    monkeypatch.setattr(sys, "argv", ["bench_peer.py", "--games", "1", "--repeats", "1", "--builds", "pure"])
+    importlib.import_module("bench_peer").main()
+    out = capsys.readouterr().out
+    assert "games per second, default bots" in out and "player-turns per second, basic bots" in out
+    assert "x the peer" in out and out.count("pure: ") == 2

@@ -225,3 +225,57 @@ def test_a_trading_bot_prices_its_offer_with_the_gain_the_appraiser_gives_it() -
         for cash in (0, offer.cash, -30):
             parts = appraiser.cash_gain(seen, who, ANA, BEN, cash) + appraiser.holdings_gain(seen, who, ANA, BEN, (), (3,))
             assert appraiser.gain(seen, who, ANA, BEN, [], [3], cash) == parts
+
+
+def _whole_board_worth(appraiser: Appraiser, seen: Observation, player: int, owner: list[int]) -> float:
+    """The worth as the whole-board sum (every field's rate and flow worked out afresh): the oracle of the kept one."""
+    rates = appraiser.rent_rates(seen, owner)
+    rivals = sum(1 for p in seen.players if p.active) - 1
+    flow = sum(rates[j] * rivals if o == player else (-rates[j] if o >= 0 and seen.players[o].active else 0.0)
+               for j, o in enumerate(owner))
+    assets = sum(seen.fields[j].mortgage for j, o in enumerate(owner) if o == player and not seen.mortgaged[j])
+    cash = seen.players[player].cash
+    return cash + min(0, cash - appraiser.reserve) + assets + appraiser.horizon * flow
+
+
+@pytest.mark.parametrize("by_sets", [True, False], ids=["rates kept by set state", "rates worked out field by field"])
+def test_an_appraisal_kept_through_a_game_prices_exactly_as_the_whole_board_sums(by_sets: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Worths and trade gains read from the kept appraisal are the very floats the whole-board sums give (so play
+    is as it was), on a board whose related sets are kept by their state and on one whose rates are worked out field by field."""
+    from laspoly.bots import valuation
+
+    g = Game(4, preset="standard", seed=11, max_rounds=60)
+    seen = g.observe()
+    appraiser = Appraiser()
+    monkeypatch.setattr(valuation.layout_of(seen), "partition", by_sets)
+    bots = [make_bot("dealer", seed=k) for k in range(4)]
+    asked = checked = 0
+
+    def check(game: Game) -> bool:
+        nonlocal asked, checked
+        asked += 1
+        if asked % 15:
+            return False
+        checked += 1
+        owner = list(game.owner)
+        for p in game.active_players:
+            assert appraiser.worth(seen, p) == _whole_board_worth(appraiser, seen, p, owner)
+        for a, b in itertools.permutations(game.active_players, 2):
+            give_, take = tuple(game.owned_by(a)[:1]), tuple(game.owned_by(b)[:2])
+            if not give_ and not take:
+                continue
+            after = list(owner)
+            for j in give_:
+                after[j] = b
+            for j in take:
+                after[j] = a
+            for who in (a, b):
+                expected = _whole_board_worth(appraiser, seen, who, after) - _whole_board_worth(appraiser, seen, who, owner)
+                assert appraiser.holdings_gain(seen, who, a, b, give_, take) == pytest.approx(expected, abs=1e-9)
+                assert appraiser.worth(seen, who, after) == _whole_board_worth(appraiser, seen, who, after)
+            pair = appraiser.holdings_gains_in(appraiser.appraisal(seen), seen, a, b, give_, take)
+            assert pair == (appraiser.holdings_gain(seen, a, a, b, give_, take), appraiser.holdings_gain(seen, b, a, b, give_, take))
+        return False
+
+    play_bot_turns(g, bots, until=check)
+    assert checked > 10 and g.owner_version > 20

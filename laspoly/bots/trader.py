@@ -22,7 +22,7 @@ doubles while nothing changes, so a game of trading bots costs little more than 
 from __future__ import annotations
 
 from laspoly.bots.basic import BasicBot
-from laspoly.bots.valuation import Appraiser
+from laspoly.bots.valuation import Appraisal, Appraiser
 from laspoly.engine import actions as A
 from laspoly.engine.native import mypyc_attr
 from laspoly.engine.observation import Observation
@@ -68,6 +68,7 @@ class TradingBot(BasicBot):
         self._this_turn: tuple[int, int] = (-1, 0)  # (game turn, offers made in it)
         self._fruitless: tuple[int, int, int] = (-1, -99, 0)  # (owner version, round, rounds to wait) after a search that found nothing
         self._bid_limit: tuple[int, int, float] = (-1, -1, 0.0)  # (field, owner version, highest bid)
+        self._candidates_seen: tuple[Appraisal | None, int, int, list[OfferKey]] = (None, -1, -1, [])  # (appraisal, gen, me, candidates)
 
     def _turn(self, game: Observation, me: int) -> A.Action:
         if self._pending:
@@ -108,75 +109,109 @@ class TradingBot(BasicBot):
         version, last, wait = self._fruitless
         if version == game.owner_version and game.round - last < wait:
             return None
-        best: tuple[float, A.ProposeTrade, OfferKey] | None = None
-        for to, give, take in self._candidates(game, me):
-            priced = self._priced(game, me, to, give, take)
-            if priced is None:
+        best: tuple[float, int, OfferKey] | None = None  # (gain, cash, offer)
+        appraisal = self.appraiser.appraisal(game)
+        for key in self._candidates(game, me, appraisal):
+            terms = self._terms(game, me, key[0], key[1], key[2], appraisal)
+            if terms is None:
                 continue
-            offer, gain = priced
-            key = (to, give, take)
+            cash, gain = terms
             refused = self.refused.get(key)
-            if refused is not None and (game.round - refused[0] < self.patience or offer.cash == refused[1]):
+            if refused is not None and (game.round - refused[0] < self.patience or cash == refused[1]):
                 continue
             if best is None or gain > best[0]:
-                best = (gain, offer, key)
-        if best is None or not game.is_legal(best[1]):
+                best = (gain, cash, key)
+        offer = None if best is None else A.ProposeTrade(me, best[2][0], best[2][1], best[2][2], best[1])
+        if best is None or offer is None or not game.is_legal(offer):
             wait = min(2 * wait, SEARCH_AT_MOST) if version == game.owner_version else SEARCH_EVERY
             self._fruitless = (game.owner_version, game.round, wait)
             return None
         self._this_turn = (turn, made + 1)
-        self._pending[best[2]] = best[1].cash
-        return best[1]
+        self._pending[best[2]] = best[1]
+        return offer
 
-    def _candidates(self, game: Observation, me: int) -> list[OfferKey]:
-        """(rival, give, take) offers towards each group this bot holds part of and rivals hold the rest of."""
-        owner = game.owner
+    def _candidates(self, game: Observation, me: int, appraisal: Appraisal | None = None) -> list[OfferKey]:
+        """(rival, give, take) offers towards each group this bot holds part of and rivals hold the rest of.
+
+        They depend on who owns what, what is built and who is still in, so they are found once per
+        position (the appraisal's ``gen``) and only filtered for the rivals an offer of this bot waits on.
+        """
+        if appraisal is None:
+            appraisal = self.appraiser.appraisal(game)
+        seen, gen, who, found = self._candidates_seen
+        if seen is not appraisal or gen != appraisal.gen or who != me:
+            found = self._find_candidates(game, me, appraisal)
+            self._candidates_seen = (appraisal, appraisal.gen, me, found)
+        if not game.offers:
+            return found
         waiting = {o.receiver for o in game.offers.values() if o.proposer == me}
-        mine_spare = [j for g in game.board_groups if any(owner[k] not in (me, -1) for k in g)
-                      for j in g if owner[j] == me and not game.level[j] and not game.factory[j]]
+        return [c for c in found if c[0] not in waiting] if waiting else found
+
+    def _find_candidates(self, game: Observation, me: int, appraisal: Appraisal) -> list[OfferKey]:
+        """The candidates of :meth:`_candidates` in the position as it is, before any rival is left out for a pending offer.
+
+        Only the groups a trade could complete (every street owned, by two players or more, as the
+        appraisal keeps them) are looked at, and only those this bot holds part of.
+        """
+        holders_of = appraisal.holders
+        mine = [i for i in appraisal.tradable if me in holders_of[i]]
+        if not mine:
+            return []
+        owner, level, factory, players = game.owner, game.level, game.factory, game.players
+        groups = game.board_groups
+        mine_spare: list[int] | None = None  # my unbuilt streets in groups a rival holds part of, found when needed
         out: list[OfferKey] = []
-        for group in game.board_groups:
+        for i in mine:
+            group = groups[i]
             missing = tuple(j for j in group if owner[j] != me)
-            if not missing or len(missing) == len(group) or any(owner[j] < 0 for j in missing):
+            rivals = {owner[j] for j in missing}  # built as the streets come, so a set of players iterates as it always did
+            if len(rivals) > 1:  # a group split among rivals: buy one rival's part for cash, a step closer
+                out += [(r, (), tuple(j for j in missing if owner[j] == r)) for r in rivals if players[r].active]
                 continue
-            holders = {owner[j] for j in missing}
-            if len(holders) > 1:  # a group split among rivals: buy one rival's part for cash, a step closer
-                out += [(r, (), tuple(j for j in missing if owner[j] == r)) for r in holders
-                        if r not in waiting and game.players[r].active]
-                continue
-            rival, take = holders.pop(), missing
-            if rival in waiting or not game.players[rival].active:
+            rival = rivals.pop()
+            if not players[rival].active:
                 continue
             gives: list[tuple[int, ...]] = [()]
-            for other in game.board_groups:  # a swap: the streets that complete a group of the rival's
-                rest = tuple(j for j in other if owner[j] != rival)
-                if other is not group and rest and len(rest) < len(other) and all(owner[j] == me for j in rest):
-                    gives.append(rest)
-            gives += [(j,) for j in mine_spare if j not in take and j not in group]
-            out += [(rival, give, take) for give in gives]
+            pair = {rival, me}
+            for k, held in enumerate(holders_of):  # a swap: the streets that complete a group of the rival's
+                if k != i and held == pair:
+                    gives.append(tuple(j for j in groups[k] if owner[j] == me))
+            if mine_spare is None:
+                mine_spare = [j for g, held in zip(groups, holders_of, strict=True) if len(held - {me, -1})
+                              for j in g if owner[j] == me and not level[j] and not factory[j]]
+            gives += [(j,) for j in mine_spare if j not in missing and j not in group]
+            out += [(rival, give, missing) for give in gives]
         return out
 
-    def _priced(self, game: Observation, me: int, to: int, give: tuple[int, ...], take: tuple[int, ...]) -> tuple[A.ProposeTrade, float] | None:
+    def _priced(self, game: Observation, me: int, to: int, give: tuple[int, ...], take: tuple[int, ...],
+                appraisal: Appraisal | None = None) -> tuple[A.ProposeTrade, float] | None:
         """The offer with the cash that leaves the rival ``share`` of the joint gain, and its gain to this bot;
         None if there is no gain to share.
 
-        The fields' part of each side's gain is priced once and the cash's added to it, the sum
-        :meth:`Appraiser.gain` makes.
+        The fields' part of each side's gain is priced once (by the game's ``appraisal``) and the
+        cash's added to it, the sum :meth:`Appraiser.gain` makes.
         """
+        terms = self._terms(game, me, to, give, take, appraisal)
+        return None if terms is None else (A.ProposeTrade(me, to, give, take, terms[0]), terms[1])
+
+    def _terms(self, game: Observation, me: int, to: int, give: tuple[int, ...], take: tuple[int, ...],
+               appraisal: Appraisal | None = None) -> tuple[int, float] | None:
+        """:meth:`_priced`'s cash and gain, without making the offer (a search makes only the best one)."""
         appraiser = self.appraiser  # its methods called directly: native calls in the compiled build
-        held_mine = appraiser.holdings_gain(game, me, me, to, give, take)
-        held_theirs = appraiser.holdings_gain(game, to, me, to, give, take)
-        mine = appraiser.cash_gain(game, me, me, to, 0) + held_mine
-        theirs = appraiser.cash_gain(game, to, me, to, 0) + held_theirs
-        if mine + theirs <= 0:
+        if appraisal is None:
+            appraisal = appraiser.appraisal(game)
+        held_mine, held_theirs = appraiser.holdings_gains_in(appraisal, game, me, to, give, take)
+        if held_mine + held_theirs <= 0:  # the trade's cash is 0 so far: each side's gain is its fields'
             return None
-        cash = int(self.share * (mine + theirs) - theirs)
+        cash = int(self.share * (held_mine + held_theirs) - held_theirs)
         cash = -((-cash) // 10) * 10  # round up to 10, in the rival's favour
-        cash = min(cash, game.players[me].cash - self.reserve) if cash > 0 else max(cash, -game.players[to].cash)
-        mine = appraiser.cash_gain(game, me, me, to, cash) + held_mine
-        if mine <= 0 or appraiser.cash_gain(game, to, me, to, cash) + held_theirs <= 0:
+        mine_before, theirs_before = game.players[me].cash, game.players[to].cash
+        cash = min(cash, mine_before - self.reserve) if cash > 0 else max(cash, -theirs_before)
+        # Appraiser.cash_gain of each side, written out
+        mine = appraiser._money(mine_before - cash) - appraiser._money(mine_before) + held_mine
+        if mine <= 0 or appraiser._money(theirs_before + cash) - appraiser._money(theirs_before) + held_theirs <= 0:
             return None
-        return A.ProposeTrade(me, to, give, take, cash), mine
+        return cash, mine
 
     # -- auctions
     def _bid(self, game: Observation, me: int) -> A.Action:

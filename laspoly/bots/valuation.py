@@ -32,11 +32,16 @@ from laspoly.rules.options import RuleOptions
 _LANDINGS: dict[tuple[int, RuleOptions], tuple[Board, tuple[float, ...]]] = {}
 #: The board, rules and landings asked for last, found by identity (hashing the rules is a cost per question).
 _LAST_LANDINGS: list[tuple[Board, RuleOptions, tuple[float, ...]]] = []
-#: Each appraiser's rates of the position it last priced: (what they depend on, the owner list, the rates).
-_NOW: dict[Appraiser, tuple[tuple[int | bool, ...], list[int], list[float]]] = {}
-#: Each appraiser's priced holdings of trades in the game it last priced (by its owner list), while that game lasts.
-_MEMO: dict[Appraiser, tuple[list[int], dict[tuple[object, ...], float]]] = {}
+#: Each appraiser's appraisal of the game it last priced (see :class:`Appraisal`); equal appraisers share one.
+_APPRAISALS: dict[Appraiser, Appraisal] = {}
+#: The appraisal each appraiser used last, by the appraiser's identity (kept with it, so the identity stays its own).
+_BY_IDENTITY: dict[int, tuple[Appraiser, Appraisal]] = {}
+#: Each board's layout of related fields (see :class:`Layout`), found by the identity of its fields.
+_LAYOUTS: dict[int, Layout] = {}
+#: Priced trades an appraisal keeps for its game, at most (then it starts again).
 MEMO_SIZE = 20_000
+#: A field's state in a memo key (owner, level, mortgage, factory) is one whole number below this.
+_STATE_BITS = 16
 
 
 def landings_per_turn(board: Board, rules: RuleOptions) -> tuple[float, ...]:
@@ -88,12 +93,28 @@ class Appraiser:
 
     def worth(self, game: Observation, player: int, owner: Sequence[int] | None = None,
               cash: Sequence[int] | None = None) -> float:
-        """The worth of ``player``'s position, with ``owner`` and ``cash`` standing in for the game's when given."""
-        owner = game.owner if owner is None else owner
-        rates = self.rent_rates(game, owner)
-        flow = sum(self._flow(game, player, owner[j], rates[j]) for j in range(len(owner)))
-        assets = sum(game.fields[j].mortgage for j, o in enumerate(owner) if o == player and not game.mortgaged[j])
-        return self._money(game.players[player].cash if cash is None else cash[player]) + assets + self.horizon * flow
+        """The worth of ``player``'s position, with ``owner`` and ``cash`` standing in for the game's when given.
+
+        The game's own position is read from its :class:`Appraisal`; another owner list is priced
+        again only where it differs from the game's (the fields whose rent the changed owners set).
+        """
+        appraisal = self.appraisal(game)
+        flows, flow, assets = appraisal.flows_of(self, game, player)
+        money = self._money(game.players[player].cash if cash is None else cash[player])
+        if owner is None or owner is game.owner:
+            return money + assets + self.horizon * flow
+        now = game.owner
+        changed = [j for j in range(len(now)) if owner[j] != now[j]]
+        if not changed:
+            return money + assets + self.horizon * flow
+        land = landings_per_turn(game.board, game.rules)
+        after = list(flows)
+        for k in sorted({k for j in changed for k in appraisal.layout.dependents[j]}):
+            after[k] = appraisal.flow(game, player, owner[k], self._rate(game, land, k, owner))
+        for j in changed:
+            if not game.mortgaged[j]:
+                assets += game.fields[j].mortgage * ((owner[j] == player) - (now[j] == player))
+        return money + assets + self.horizon * sum(after)
 
     def gain(self, game: Observation, player: int, proposer: int, receiver: int, give: Sequence[int],
              take: Sequence[int], cash: int) -> float:
@@ -114,63 +135,124 @@ class Appraiser:
 
     def holdings_gain(self, game: Observation, player: int, proposer: int, receiver: int, give: tuple[int, ...],
                       take: tuple[int, ...]) -> float:
-        """The part of a trade's gain that the fields make, kept per game while the fields it touches and the players stay as they are."""
-        touched = sorted({k for j in (*give, *take) for k in self._related(game, j)})
-        owner, level, mortgaged, factory = game.owner, game.level, game.mortgaged, game.factory
-        # the key is whole numbers, not tuples of tuples: one per touched field (its owner, level, mortgage and
-        # factory; a level is at most 5), and the players still in as bits
-        active = 0
-        for p in game.players:
-            active = 2 * active + (1 if p.active else 0)
-        state = [((owner[k] + 1) * 64 + level[k]) * 4 + (2 if mortgaged[k] else 0) + (1 if factory[k] else 0) for k in touched]
-        key = (player, proposer, receiver, give, take, active, *state)
-        memo = _MEMO.get(self)
-        if memo is None or memo[0] is not game.owner or len(memo[1]) > MEMO_SIZE:
-            memo = _MEMO[self] = (game.owner, {})
-        hit = memo[1].get(key)
-        if hit is None:
-            hit = memo[1][key] = self._price_holdings(game, player, proposer, receiver, give, take, touched)
-        return hit
+        """The part of a trade's gain that the fields make.
 
-    def _price_holdings(self, game: Observation, player: int, proposer: int, receiver: int, give: tuple[int, ...],
-                        take: tuple[int, ...], touched: list[int]) -> float:
-        """Mortgage values and horizon x rent flow that change when ``give`` and ``take`` change hands."""
+        Asked again in the same position it is one dictionary look-up.  Priced once, it is kept
+        for the rest of the game under the state of the fields it touches and the players still
+        in, so a change elsewhere on the board does not price it again.
+        """
+        return self.holdings_gain_in(self.appraisal(game), game, player, proposer, receiver, give, take)
+
+    def holdings_gain_in(self, appraisal: Appraisal, game: Observation, player: int, proposer: int, receiver: int,
+                         give: tuple[int, ...], take: tuple[int, ...]) -> float:
+        """:meth:`holdings_gain` with the game's :class:`Appraisal`, for a bot that prices many trades in one decision."""
+        key = (player, proposer, receiver, give, take)
+        hit = appraisal.now.get(key)
+        if hit is not None:
+            return hit
+        if appraisal.dirty:
+            appraisal.settle(self, game)
+        touched, sets = appraisal.layout.touched(give, take)
+        tokens = appraisal.tokens
+        lasting = (key, appraisal.active, tokens[sets[0]]) if len(sets) == 1 else (key, appraisal.active, *[tokens[s] for s in sets])
+        memo = appraisal.memo
+        found = memo.get(lasting)
+        if found is None:
+            if len(memo) > MEMO_SIZE:
+                memo.clear()
+            found = memo[lasting] = self._price_holdings(game, appraisal, (player,), proposer, receiver, give, take, touched, sets)[0]
+        appraisal.now[key] = found
+        return found
+
+    def holdings_gains_in(self, appraisal: Appraisal, game: Observation, proposer: int, receiver: int,
+                          give: tuple[int, ...], take: tuple[int, ...]) -> tuple[float, float]:
+        """:meth:`holdings_gain` of the proposer and of the receiver at once: what a bot proposing a trade asks.
+
+        The pair is kept as :meth:`holdings_gain_in` keeps one gain, and priced in one pass (the
+        owners and rates after the trade are worked out once for both sides).
+        """
+        key = (proposer, receiver, give, take)
+        hit = appraisal.pairs_now.get(key)
+        if hit is not None:
+            return hit
+        if appraisal.dirty:
+            appraisal.settle(self, game)
+        touched, sets = appraisal.layout.touched(give, take)
+        tokens = appraisal.tokens
+        lasting = (key, appraisal.active, tokens[sets[0]]) if len(sets) == 1 else (key, appraisal.active, *[tokens[s] for s in sets])
+        memo = appraisal.pairs
+        found = memo.get(lasting)
+        if found is None:
+            if len(memo) > MEMO_SIZE:
+                memo.clear()
+            both = self._price_holdings(game, appraisal, (proposer, receiver), proposer, receiver, give, take, touched, sets)
+            found = memo[lasting] = (both[0], both[1])
+        appraisal.pairs_now[key] = found
+        return found
+
+    def _price_holdings(self, game: Observation, appraisal: Appraisal, players: tuple[int, ...], proposer: int, receiver: int,
+                        give: tuple[int, ...], take: tuple[int, ...], touched: list[int], sets: tuple[int, ...]) -> list[float]:
+        """Mortgage values and horizon x rent flow that change for each of ``players`` when ``give`` and ``take`` change hands.
+
+        The rates after the trade are read set by set from the rates the appraisal has seen a
+        related set's state give before (a set's rates depend on nothing else), and worked out
+        only for a state not seen yet.
+        """
         moved = dict.fromkeys(give, receiver) | dict.fromkeys(take, proposer)
-        owner = list(game.owner)
+        now_owner = game.owner
+        owner = list(now_owner)
         for j, to in moved.items():
             owner[j] = to
-        land = landings_per_turn(game.board, game.rules)
-        now = self._rates_now(game)
-        flow = sum(self._flow(game, player, owner[k], self._rate(game, land, k, owner))
-                   - self._flow(game, player, game.owner[k], now[k]) for k in touched)
-        assets = sum(game.fields[j].mortgage * ((owner[j] == player) - (game.owner[j] == player))
-                     for j in moved if not game.mortgaged[j])
-        return assets + self.horizon * flow
+        if appraisal.layout.partition:
+            after = appraisal.rates_after(self, game, sets, owner)
+        else:
+            land = landings_per_turn(game.board, game.rules)
+            after = {k: self._rate(game, land, k, owner) for k in touched}
+        rivals, everyone, fields, mortgaged = appraisal.rivals, game.players, game.fields, game.mortgaged
+        out: list[float] = []
+        for player in players:
+            now = appraisal.flows_of(self, game, player)[0]
+            # Appraisal.flow of each touched field, written out
+            flow = sum((after[k] * rivals if owner[k] == player else (-after[k] if owner[k] >= 0 and everyone[owner[k]].active else 0.0))
+                       - now[k] for k in touched)
+            assets = sum(fields[j].mortgage * ((owner[j] == player) - (now_owner[j] == player)) for j in moved if not mortgaged[j])
+            out.append(assets + self.horizon * flow)
+        return out
 
     def rent_rates(self, game: Observation, owner: Sequence[int]) -> list[float]:
         """Expected rent per opponent turn of every field under ``owner`` (0 where unowned or mortgaged)."""
         land = landings_per_turn(game.board, game.rules)
         return [self._rate(game, land, j, owner) for j in range(len(owner))]
 
+    def appraisal(self, game: Observation) -> Appraisal:
+        """This appraiser's :class:`Appraisal` of the game as it is now, brought up to date where it changed.
+
+        Equal appraisers (every seat of one temperament) share one appraisal per game; each appraiser
+        also finds the one it used last by its own identity, which hashes nothing.
+        """
+        mine = _BY_IDENTITY.get(id(self))
+        if mine is not None and mine[0] is self:
+            appraisal = mine[1]
+            if appraisal.owner_list is game.owner and appraisal.fields is game.fields and appraisal.rules is game.rules:
+                appraisal.refresh(self, game)
+                return appraisal
+        shared = _APPRAISALS.get(self)
+        if shared is not None and shared.owner_list is game.owner and shared.fields is game.fields and shared.rules is game.rules:
+            appraisal = shared
+            appraisal.refresh(self, game)
+        else:
+            kept = shared.set_rates if shared is not None and shared.fields is game.fields \
+                and shared.rules is game.rules and len(shared.set_rates) < MEMO_SIZE else {}
+            appraisal = Appraisal(self, game, kept)
+            _APPRAISALS[self] = appraisal
+        if len(_BY_IDENTITY) >= 64:
+            _BY_IDENTITY.clear()
+        _BY_IDENTITY[id(self)] = (self, appraisal)
+        return appraisal
+
     def _money(self, cash: int) -> float:
         """Cash, with what is missing below the reserve counted twice."""
         return cash + min(0, cash - self.reserve)
-
-    @staticmethod
-    def _flow(game: Observation, player: int, owner: int, rate: float) -> float:
-        """What one field's rent rate means to ``player``: every rival pays it to its owner, and the player pays a rival's."""
-        if owner == player:
-            return rate * (sum(1 for p in game.players if p.active) - 1)
-        return -rate if owner >= 0 and game.players[owner].active else 0.0
-
-    def _rates_now(self, game: Observation) -> list[float]:
-        """The rent rates of the current position, kept while nothing that sets them changed."""
-        key = (game.owner_version, *game.level, *game.mortgaged, *game.factory)
-        cached = _NOW.get(self)
-        if cached is None or cached[0] != key or cached[1] is not game.owner:
-            cached = (key, game.owner, self.rent_rates(game, game.owner))
-            _NOW[self] = cached
-        return cached[2]
 
     @staticmethod
     def _related(game: Observation, j: int) -> tuple[int, ...]:
@@ -221,3 +303,254 @@ class Appraiser:
             doubling: int = 2 ** (n - 1 if r.station_rent == "doubling" else n)  # n >= 1: a whole number
             return r.station_base_rent * doubling
         return 7 * (r.attraction_all if n == total else r.attraction_one)
+
+
+class Layout:
+    """Which fields' rents move together on a board, found once per board.
+
+    A field's rent rate depends on its own state and on who owns its related fields (its colour
+    group, or every station, or every attraction): ``dependents[j]`` are the fields whose rate a
+    change at ``j`` can move, and ``sets`` the related sets a traded field belongs to, whose state
+    keys a priced trade.
+    """
+
+    def __init__(self, game: Observation) -> None:
+        self.fields = game.fields
+        count = len(game.fields)
+        self.sets: list[tuple[int, ...]] = []
+        self.set_of: list[int] = []
+        index: dict[tuple[int, ...], int] = {}
+        for j in range(count):
+            related = Appraiser._related(game, j)
+            s = index.get(related, -1)
+            if s < 0:
+                s = index[related] = len(self.sets)
+                self.sets.append(related)
+            self.set_of.append(s)
+        # the rate of k reads k's own state and the owners of its related fields (its group, for a street)
+        reads = [set(Appraiser._related(game, k)) | set(game.group_of[k]) | {k} for k in range(count)]
+        self.dependents: list[tuple[int, ...]] = [tuple(k for k in range(count) if j in reads[k]) for j in range(count)]
+        self.sets_with: list[tuple[int, ...]] = [tuple(s for s, fields in enumerate(self.sets) if j in fields) for j in range(count)]
+        #: every field's rate reads only its own related set (true of every shipped board): a set's rates are
+        #: then a function of its state, and kept by it
+        self.partition = all(reads[k] <= set(self.sets[self.set_of[k]]) for k in range(count))
+        self._trades: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[int], tuple[int, ...]]] = {}
+        #: the colour group (an index of ``board_groups``) each field belongs to, -1 for none
+        self.board_group_of = [-1] * count
+        for i, g in enumerate(game.board_groups):
+            for j in g:
+                self.board_group_of[j] = i
+
+    def touched(self, give: tuple[int, ...], take: tuple[int, ...]) -> tuple[list[int], tuple[int, ...]]:
+        """The fields whose rent a trade of ``give`` for ``take`` can change (in board order), and their related sets."""
+        key = (give, take)
+        hit = self._trades.get(key)
+        if hit is None:
+            traded = (*give, *take)
+            fields = sorted({k for j in traded for k in self.sets[self.set_of[j]]})
+            hit = (fields, tuple(sorted({self.set_of[j] for j in traded})))
+            if len(self._trades) > MEMO_SIZE:
+                self._trades.clear()
+            self._trades[key] = hit
+        return hit
+
+
+def layout_of(game: Observation) -> Layout:
+    """The :class:`Layout` of the game's board (kept per board, found by the identity of its fields)."""
+    layout = _LAYOUTS.get(id(game.fields))
+    if layout is None or layout.fields is not game.fields:
+        if len(_LAYOUTS) >= 16:
+            _LAYOUTS.clear()
+        layout = _LAYOUTS[id(game.fields)] = Layout(game)
+    return layout
+
+
+class Appraisal:
+    """What an appraiser has worked out about one game's position, kept while the position stands.
+
+    It holds a copy of the state that rents depend on (owners, buildings, mortgages, factories,
+    the players still in) and, derived from it, every field's rent rate, each player's rent flow
+    field by field (asked for lazily), who holds each colour group, and the trades priced in it
+    (``now``).  When the game moves, :meth:`refresh` compares the copy with the game (a list
+    comparison each, when nothing changed) and works out again only the fields whose rate the
+    changes can move; ``gen`` counts the changes, for the caches of a bot.  ``memo`` keeps priced
+    trades for the whole game under the state of the fields they touch.  Every number is computed
+    as the whole-board sums compute it, so a cached worth or gain is the very float a fresh one would be.
+    """
+
+    def __init__(self, appraiser: Appraiser, game: Observation,
+                 set_rates: dict[tuple[int, int], tuple[float, ...]] | None = None) -> None:
+        self.owner_list = game.owner  # which game: its owner list, kept by identity
+        self.fields = game.fields
+        self.rules = game.rules
+        self.layout = layout_of(game)
+        self.owner = list(game.owner)
+        self.level = list(game.level)
+        self.mortgaged = list(game.mortgaged)
+        self.factory = list(game.factory)
+        self.active = _active(game)
+        self.rivals = sum(1 for p in game.players if p.active) - 1
+        self.rates = appraiser.rent_rates(game, game.owner)
+        self.tokens = [_token(game, fields) for fields in self.layout.sets]
+        #: the rates of a related set's fields by its state ((set, token) -> rates), shared with the next game
+        #: of the same board and rules
+        self.set_rates: dict[tuple[int, int], tuple[float, ...]] = {} if set_rates is None else set_rates
+        self.gen = 0
+        self.flows: dict[int, tuple[list[float], float, int]] = {}
+        self.now: dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], float] = {}
+        self.memo: dict[tuple[object, ...], float] = {}
+        #: the same for the two sides of a proposed trade at once (Appraiser.holdings_gains_in)
+        self.pairs_now: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], tuple[float, float]] = {}
+        self.pairs: dict[tuple[object, ...], tuple[float, float]] = {}
+        #: who holds each colour group's fields (-1: nobody yet), and the groups a trade could complete:
+        #: every field owned, by two players or more
+        self.holders: list[set[int]] = [{game.owner[j] for j in g} for g in game.board_groups]
+        #: the fields changed since the rates, set states and flows were last worked out (see :meth:`settle`)
+        self.dirty: set[int] = set()
+        self.tradable = [i for i, held in enumerate(self.holders) if -1 not in held and len(held) > 1]
+
+    def refresh(self, appraiser: Appraiser, game: Observation) -> None:
+        """Bring the copy up to date with the game, working out again only what a change can move."""
+        owner, level, mortgaged, factory = game.owner, game.level, game.mortgaged, game.factory
+        active = 0  # _active, written out: asked before every decision that prices
+        for p in game.players:
+            active = 2 * active + (1 if p.active else 0)
+        same = owner == self.owner and level == self.level and mortgaged == self.mortgaged and factory == self.factory
+        if same and active == self.active:
+            return
+        self.gen += 1
+        self.now = {}
+        self.pairs_now = {}
+        if active != self.active:  # every flow counts the rivals still in
+            self.active = active
+            self.rivals = sum(1 for p in game.players if p.active) - 1
+            self.flows = {}
+        if same:
+            return
+        seen_owner, seen_mortgaged = self.owner, self.mortgaged
+        owners_changed = [j for j in range(len(owner)) if seen_owner[j] != owner[j]] if seen_owner != owner else []
+        changed = set(owners_changed)
+        if level != self.level:
+            changed.update(j for j in range(len(level)) if self.level[j] != level[j])
+        for flags, live in ((seen_mortgaged, mortgaged), (self.factory, factory)):
+            if flags != live:
+                changed.update(j for j in range(len(live)) if flags[j] != live[j])
+        # each kept flow's mortgage values, by what changed hands or was mortgaged or repaid
+        fields = game.fields
+        for player, (flows, total, assets) in list(self.flows.items()):
+            for j in changed:
+                was = seen_owner[j] == player and not seen_mortgaged[j]
+                now = owner[j] == player and not mortgaged[j]
+                if was != now:
+                    assets += fields[j].mortgage if now else -fields[j].mortgage
+            self.flows[player] = (flows, total, assets)
+        self.owner[:] = owner
+        self.level[:] = level
+        self.mortgaged[:] = mortgaged
+        self.factory[:] = factory
+        if owners_changed:
+            layout = self.layout
+            for i in {layout.board_group_of[j] for j in owners_changed}:
+                if i >= 0:
+                    self.holders[i] = {owner[j] for j in game.board_groups[i]}
+            self.tradable = [i for i, held in enumerate(self.holders) if -1 not in held and len(held) > 1]
+        self.dirty |= changed
+
+    def settle(self, appraiser: Appraiser, game: Observation) -> None:
+        """Work out the rates, set states and kept flows that the changes since the last pricing moved.
+
+        :meth:`refresh` only notes which fields changed: a decision that prices nothing (most of a
+        bot's searches early in a game find no candidate) leaves them for the next one that does.
+        It is called, in the same decision, after :meth:`refresh`: the game is the copy.
+        """
+        changed = self.dirty
+        if not changed:
+            return
+        self.dirty = set()
+        owner = self.owner
+        layout = self.layout
+        for s in {s for j in changed for s in layout.sets_with[j]}:
+            self.tokens[s] = _token(game, layout.sets[s])
+        moved: list[int] = []  # the fields whose rate was worked out again
+        if layout.partition:
+            for s in {layout.set_of[j] for j in changed}:
+                of_set = self._set_rates(appraiser, game, s, self.tokens[s], owner)
+                for i, k in enumerate(layout.sets[s]):
+                    self.rates[k] = of_set[i]
+                    moved.append(k)
+        else:
+            land = landings_per_turn(game.board, game.rules)
+            for k in {k for j in changed for k in layout.dependents[j]}:
+                self.rates[k] = appraiser._rate(game, land, k, owner)
+                moved.append(k)
+        rates, players, rivals = self.rates, game.players, self.rivals
+        for player, (flows, _, assets) in list(self.flows.items()):
+            for k in moved:  # Appraisal.flow, written out
+                o, rate = owner[k], rates[k]
+                flows[k] = rate * rivals if o == player else (-rate if o >= 0 and players[o].active else 0.0)
+            self.flows[player] = (flows, sum(flows), assets)
+
+    def _set_rates(self, appraiser: Appraiser, game: Observation, s: int, token: int, owner: Sequence[int]) -> tuple[float, ...]:
+        """The rates of related set ``s`` in the state ``token`` (under ``owner``), worked out once per state."""
+        rates = self.set_rates.get((s, token))
+        if rates is None:
+            land = landings_per_turn(game.board, game.rules)
+            rates = self.set_rates[(s, token)] = tuple(appraiser._rate(game, land, k, owner) for k in self.layout.sets[s])
+        return rates
+
+    def rates_after(self, appraiser: Appraiser, game: Observation, sets: tuple[int, ...], owner: list[int]) -> dict[int, float]:
+        """The rates of the fields of ``sets`` under the hypothetical ``owner`` (a partition layout only).
+
+        A field that changed hands counts no buildings (its built rent is its owner's), so its level
+        is left out of the set's state.
+        """
+        now, level, mortgaged, factory = game.owner, game.level, game.mortgaged, game.factory
+        after: dict[int, float] = {}
+        for s in sets:
+            fields = self.layout.sets[s]
+            token = 0
+            for k in fields:
+                o = owner[k]
+                token = (token << _STATE_BITS) + ((o + 1) * 64 + (level[k] if o == now[k] else 0)) * 4 \
+                    + (2 if mortgaged[k] else 0) + (1 if factory[k] else 0)
+            rates = self._set_rates(appraiser, game, s, token, owner)
+            for i, k in enumerate(fields):
+                after[k] = rates[i]
+        return after
+
+    def flow(self, game: Observation, player: int, owner: int, rate: float) -> float:
+        """What one field's rent rate means to ``player``: every rival pays it to its owner, and the player pays a rival's."""
+        if owner == player:
+            return rate * self.rivals
+        return -rate if owner >= 0 and game.players[owner].active else 0.0
+
+    def flows_of(self, appraiser: Appraiser, game: Observation, player: int) -> tuple[list[float], float, int]:
+        """``player``'s rent flow field by field, its sum, and the mortgage values of its unmortgaged fields."""
+        if self.dirty:
+            self.settle(appraiser, game)
+        hit = self.flows.get(player)
+        if hit is None:
+            owner, rates, players, rivals = self.owner, self.rates, game.players, self.rivals
+            # :meth:`flow` of every field, written out
+            flows = [rate * rivals if o == player else (-rate if o >= 0 and players[o].active else 0.0)
+                     for o, rate in zip(owner, rates, strict=True)]
+            assets = sum(game.fields[j].mortgage for j, o in enumerate(owner) if o == player and not game.mortgaged[j])
+            hit = self.flows[player] = (flows, sum(flows), assets)
+        return hit
+
+
+def _active(game: Observation) -> int:
+    """The players still in, as bits."""
+    active = 0
+    for p in game.players:
+        active = 2 * active + (1 if p.active else 0)
+    return active
+
+
+def _token(game: Observation, fields: tuple[int, ...]) -> int:
+    """The state of ``fields`` as one whole number: each field's owner, level, mortgage and factory."""
+    owner, level, mortgaged, factory = game.owner, game.level, game.mortgaged, game.factory
+    token = 0
+    for k in fields:
+        token = (token << _STATE_BITS) + ((owner[k] + 1) * 64 + level[k]) * 4 + (2 if mortgaged[k] else 0) + (1 if factory[k] else 0)
+    return token

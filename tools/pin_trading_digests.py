@@ -1,0 +1,89 @@
+"""Pin the fingerprints of seeded games of the trading bots as a JSON fixture.
+
+    python tools/pin_trading_digests.py [--check]
+
+The games of ``tools/pin_game_digests.py`` are played by bots that price nothing. These are played by the
+trading temperaments (``dealer``, ``shark``, ``table``, ``hotelier``, ``industrialist``, with a basic and a
+greedy bot among them): :data:`GAMES` four-player games per preset, seeds 0 to ``GAMES - 1``, one line-up
+of :data:`LINEUPS` per seed in turn. Each is pinned as the other fixture pins its games (the final
+state's digest, a hash of the events and of the actions, the player-turns), so that a change to how a
+trading bot works out its prices (what its appraisal keeps between decisions, its memos) must leave every
+decision, every bid and every offer as it was. The fixture was first written by the trading bots of the
+release before their appraisal was kept between decisions.
+
+``tests/test_trading_digests.py`` replays these games and compares. Regenerate the fixture only when a
+change of the rules or of a trading bot's choices is intended, and say why in the commit. ``--check``
+compares without writing (exit status 1 on a difference).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from laspoly.bots.registry import make_bot
+from laspoly.bots.runner import play_game
+from laspoly.engine.game import Game
+
+ROOT = Path(__file__).resolve().parents[1]
+FIXTURE = ROOT / "tests" / "fixtures" / "trading_digests.json"
+PRESETS = ("laspoly", "sculptprice", "classic", "standard")
+GAMES = 50
+MAX_ROUNDS = 300
+#: The seats of game ``seed``: ``LINEUPS[seed % len(LINEUPS)]``; the first is the default of a simulation.
+LINEUPS: tuple[tuple[str, ...], ...] = (
+    ("dealer", "dealer", "dealer", "dealer"),
+    ("dealer", "shark", "table", "hotelier"),
+    ("industrialist", "dealer", "basic", "shark"),
+    ("table", "greedy", "dealer", "hotelier"),
+)
+
+
+def _hash(items: Iterable[Any]) -> str:
+    h = hashlib.sha256()
+    for item in items:
+        h.update(json.dumps(item, sort_keys=True, separators=(",", ":")).encode())
+        h.update(b"\n")
+    return h.hexdigest()[:24]
+
+
+def fingerprint(preset: str, seed: int) -> dict[str, Any]:
+    """What the fixture pins of game ``seed`` of ``preset``, played to the end by its line-up."""
+    seats = LINEUPS[seed % len(LINEUPS)]
+    bots = [make_bot(name, seed=seed + k) for k, name in enumerate(seats)]
+    g = play_game(Game(len(seats), preset=preset, seed=seed, max_rounds=MAX_ROUNDS), bots)
+    return {"digest": g.digest(), "log": _hash(e.as_dict() for e in g.log),
+            "history": _hash(a.as_dict() for a in g.history), "turns": g.turns}
+
+
+def pin() -> dict[str, Any]:
+    """Every preset's games, as the fixture holds them."""
+    return {"games": GAMES, "max_rounds": MAX_ROUNDS, "lineups": [list(s) for s in LINEUPS],
+            "presets": {p: [fingerprint(p, s) for s in range(GAMES)] for p in PRESETS}}
+
+
+def main() -> int:
+    """Write the fixture, or with ``--check`` compare it with today's games."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare with the fixture instead of writing it")
+    args = parser.parse_args()
+    data = pin()
+    if args.check:
+        old = json.loads(FIXTURE.read_text())
+        bad = [(p, s) for p in PRESETS for s in range(GAMES) if old["presets"][p][s] != data["presets"][p][s]]
+        for p, s in bad[:20]:
+            print(f"{p} seed {s}: {old['presets'][p][s]} != {data['presets'][p][s]}")
+        print(f"{len(bad)} of {len(PRESETS) * GAMES} games differ")
+        return 1 if bad else 0
+    FIXTURE.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"wrote {FIXTURE.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
