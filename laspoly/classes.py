@@ -35,11 +35,10 @@ from typing import Any
 
 from laspoly.csv_export import write_csv
 from laspoly.engine import events as E
-from laspoly.engine.actions import action_from_dict
 from laspoly.engine.game import Game
 from laspoly.engine.state import clean_name
 from laspoly.errors import LaspolyError
-from laspoly.record import replay
+from laspoly.roomlog import catch_up, replay_log
 from laspoly.store import ClassRecord, Store, StoreError, token
 
 __all__ = ["ClassData", "ClassRecord", "NewClass", "RoomSummary", "TeacherKeyThrottle", "check_class_name", "check_code",
@@ -225,6 +224,7 @@ class _Followed:
 
     game: Game
     watch: str  # the room's watch link, as a query string
+    logged: int = 0  # how many entries of the room's log it has played (actions and undo entries)
     last_activity: float = 0.0
 
 
@@ -233,6 +233,8 @@ class ClassData:
     """The class's rooms, followed live, and their dice and landings pooled.
 
     It follows the newest :data:`MAX_CLASS_ROOMS` rooms; :attr:`total` counts them all.
+    Each room is the game as it stands: an undo entry of its log (:mod:`laspoly.roomlog`) takes its
+    decisions back here too, so an undone roll or landing is not counted, nor written in the CSV.
     """
 
     store: Store
@@ -254,10 +256,12 @@ class ClassData:
                     room = self.store.room(room_id)
                     token_ = watch_token(self.teacher_key, room_id)
                     self.store.set_watch_token(room_id, token_)
-                    followed = _Followed(replay(room.setup, self.store.actions(room_id)), f"?room={room_id}&view={token_}")
+                    entries = self.store.actions(room_id)
+                    followed = _Followed(replay_log(room.setup, entries), f"?room={room_id}&view={token_}", len(entries))
                 else:
-                    for raw in self.store.actions(room_id, since=len(followed.game.history)):
-                        followed.game.apply(action_from_dict(raw))
+                    entries = self.store.actions(room_id, since=followed.logged)
+                    followed.game = catch_up(followed.game, entries)
+                    followed.logged += len(entries)
                 followed.last_activity = self.store.last_activity(room_id)
                 kept[room_id] = followed
             except LaspolyError:  # a room that cannot be read is left out, never the page
