@@ -40,6 +40,13 @@ def _keep(entry: dict[str, Any], played: int) -> int:
     return keep
 
 
+def undo_keep(entry: Any, played: int) -> int | None:
+    """For an undo entry, how many of the ``played`` actions it keeps (checked); None for any other entry."""
+    if isinstance(entry, dict) and entry.get("type") == UNDO:
+        return _keep(entry, played)
+    return None
+
+
 def played_actions(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """The actions the game stands on after a log's entries, undo entries honoured."""
     actions: list[dict[str, Any]] = []
