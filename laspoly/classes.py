@@ -34,12 +34,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from laspoly.csv_export import write_csv
+from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.actions import action_from_dict
 from laspoly.engine.game import Game
 from laspoly.engine.state import clean_name
 from laspoly.errors import LaspolyError
 from laspoly.record import replay
+from laspoly.roomlog import undo_keep
 from laspoly.store import ClassRecord, Store, StoreError, token
 
 __all__ = ["ClassData", "ClassRecord", "NewClass", "RoomSummary", "TeacherKeyThrottle", "check_class_name", "check_code",
@@ -219,13 +221,52 @@ class RoomSummary:
     watch: str  # the read-only watch link to it (:func:`watch_token`), as a query string
 
 
+def roll_landing(game: Game, action: A.Action) -> tuple[int, int] | None:
+    """Where a roll just played ended, as the movement chain counts a landing; None for any other action.
+
+    As :mod:`laspoly.chain.movement` counts per roll: the roller's field after the
+    roll, its cards and a go-to-prison, before any train journey (a separate
+    decision), with "in prison" apart from "just visiting": (player, slot), where
+    slot ``len(game.fields)`` is "in prison".  A token sent to prison by
+    Go-Into-Prison therefore lands *in prison*, never on Go-Into-Prison.
+    """
+    if not isinstance(action, A.Roll):
+        return None
+    player = game.players[action.player]
+    return action.player, len(game.fields) if player.in_prison else player.pos
+
+
 @dataclass
 class _Followed:
-    """A class room's game, kept and caught up from the store."""
+    """A class room's game, kept and caught up from the store, with where each of its rolls landed."""
 
     game: Game
     watch: str  # the room's watch link, as a query string
+    logged: int = 0  # how many entries of the room's log it has played (actions and undo entries)
     last_activity: float = 0.0
+    #: Per roll of the game as it stands, (player, slot) as the chain counts it (:func:`roll_landing`).
+    landed: list[tuple[int, int]] = field(default_factory=list)
+
+    def play(self, actions: Iterable[Any]) -> None:
+        """Play stored actions on the game, noting where each roll landed."""
+        for raw in actions:
+            action = raw if isinstance(raw, A.Action) else action_from_dict(raw)
+            self.game.apply(action)
+            landing = roll_landing(self.game, action)
+            if landing is not None:
+                self.landed.append(landing)
+
+    def catch_up(self, entries: Iterable[dict[str, Any]]) -> None:
+        """Play the log's newer entries: actions on the game, an undo entry by replaying the actions it keeps."""
+        for entry in entries:
+            keep = undo_keep(entry, len(self.game.history))
+            if keep is None:
+                self.play([entry])
+            elif keep < len(self.game.history):
+                kept = list(self.game.history[:keep])
+                self.game, self.landed = replay(self.game.setup, []), []
+                self.play(kept)
+            self.logged += 1
 
 
 @dataclass
@@ -233,6 +274,8 @@ class ClassData:
     """The class's rooms, followed live, and their dice and landings pooled.
 
     It follows the newest :data:`MAX_CLASS_ROOMS` rooms; :attr:`total` counts them all.
+    Each room is the game as it stands: an undo entry of its log (:mod:`laspoly.roomlog`) takes its
+    decisions back here too, so an undone roll or landing is not counted, nor written in the CSV.
     """
 
     store: Store
@@ -254,10 +297,10 @@ class ClassData:
                     room = self.store.room(room_id)
                     token_ = watch_token(self.teacher_key, room_id)
                     self.store.set_watch_token(room_id, token_)
-                    followed = _Followed(replay(room.setup, self.store.actions(room_id)), f"?room={room_id}&view={token_}")
+                    followed = _Followed(replay(room.setup, []), f"?room={room_id}&view={token_}")
+                    followed.catch_up(self.store.actions(room_id))
                 else:
-                    for raw in self.store.actions(room_id, since=len(followed.game.history)):
-                        followed.game.apply(action_from_dict(raw))
+                    followed.catch_up(self.store.actions(room_id, since=followed.logged))
                 followed.last_activity = self.store.last_activity(room_id)
                 kept[room_id] = followed
             except LaspolyError:  # a room that cannot be read is left out, never the page
@@ -291,21 +334,32 @@ class ClassData:
         return counts
 
     def landings(self) -> dict[str, list[int]]:
-        """Per preset, how often a token arrived on each field (by dice, cards and train) in all the class's rooms."""
+        """Per preset, where the class's rolls ended, counted as the movement chain counts (:func:`roll_landing`).
+
+        One count per field, then "in prison" last, so the shares compare with the
+        chain's per-roll landing probabilities and its "in prison" share.
+        """
         out: dict[str, list[int]] = {}
-        for _, g, e in self._events():
-            if isinstance(e, (E.Moved, E.Travelled)):
-                out.setdefault(g.preset.id, [0] * len(g.fields))[e.dst] += 1
+        for f in self.rooms.values():
+            counts = out.setdefault(f.game.preset.id, [0] * (len(f.game.fields) + 1))
+            for _, slot in f.landed:
+                counts[slot] += 1
         return out
 
     def csv(self) -> io.StringIO:
-        """Every roll and landing of the class as CSV: room, preset, kind, player, die 1, die 2, total or field."""
+        """Every roll and landing of the class as CSV: room, preset, kind, player, die 1, die 2, total or field.
+
+        A landing is where a roll ended, as :meth:`landings` counts it; "in prison" has no field number.
+        """
         rows = []
         for room_id, g, e in self._events():
             if isinstance(e, E.Rolled):
                 rows.append([room_id, g.preset.id, "roll", g.players[e.who].name, e.d1, e.d2, e.d1 + e.d2, ""])
-            elif isinstance(e, (E.Moved, E.Travelled)):
-                rows.append([room_id, g.preset.id, "landing", g.players[e.who].name, "", "", e.dst, g.field_name(e.dst)])
+        for room_id, f in self.rooms.items():
+            g = f.game
+            for who, slot in f.landed:
+                where = ("", "in prison") if slot == len(g.fields) else (slot, g.field_name(slot))
+                rows.append([room_id, g.preset.id, "landing", g.players[who].name, "", "", *where])
         return write_csv(["room", "preset", "kind", "player", "die1", "die2", "value", "field_name"], rows)
 
 

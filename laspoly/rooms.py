@@ -34,13 +34,12 @@ from typing import Any
 
 from laspoly.classes import NewClass, create_class, is_class_watch
 from laspoly.engine import actions as A
-from laspoly.engine.actions import action_from_dict
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
 from laspoly.predict import Guess
-from laspoly.record import replay
+from laspoly.roomlog import catch_up, replay_log, undo_entry
 from laspoly.store import Room, Seat, Store, StoreError, digest, token
-from laspoly.table import PERSON, Refused, RoomSummary, check_seat, first_person, seat_bots
+from laspoly.table import PERSON, Refused, RoomSummary, check_seat, first_person, seat_bots, take_back
 
 log = logging.getLogger("laspoly.rooms")
 
@@ -146,7 +145,8 @@ def join_room(store: Store, room_id: str, secret: str, owner_key: str | None = N
         store.refuse(room_id, "wrong or forged token")
         log.warning("refused: wrong or forged token for a room")
         raise StoreError("this link is not valid for that game")
-    game = replay(room.setup, store.actions(room_id))
+    entries = store.actions(room_id)
+    game = replay_log(room.setup, entries)
     if seat is not None and not room.seats[seat].joined and room.seats[seat].kind == PERSON:
         seats = tuple(Seat(s.kind, s.token_hash, s.joined or i == seat) for i, s in enumerate(room.seats))
         store.set_seats(room_id, seats)
@@ -154,7 +154,9 @@ def join_room(store: Store, room_id: str, secret: str, owner_key: str | None = N
     owner = adopt_owner_key(store, owner_key, room)
     if owner_key and owner is None:
         log.warning("refused: an owner key in a room's address that this server did not issue for that room")
-    return RoomTable(store, room, game, seat=seat, owner_key=owner, class_code=store.class_of(room_id))
+    table = RoomTable(store, room, game, seat=seat, owner_key=owner, class_code=store.class_of(room_id))
+    table.logged = len(entries)
+    return table
 
 
 class RoomTable:
@@ -180,6 +182,8 @@ class RoomTable:
         self.game = game
         self.seat = seat
         self.owner_key = owner_key
+        #: How many entries of the room's log this page has played: actions, and undo entries (:mod:`laspoly.roomlog`).
+        self.logged = len(game.history)
         self._take_seats(room)
 
     @property
@@ -195,6 +199,7 @@ class RoomTable:
         assert self.owner_key is not None  # a room made on a page is its owner's
         _store_room(self.store, room, self.owner_key, self.game, self.class_code)
         self._unstored = None
+        self.logged = len(self.game.history)
 
     def _take_seats(self, room: Room) -> None:
         self.seats = [s.kind for s in room.seats]
@@ -257,31 +262,64 @@ class RoomTable:
     def commit(self, action: A.Action) -> bool:
         """Store the action as the next entry of the log, then play it; if another device was first, catch up instead."""
         self.keep()
-        if not self.store.append(self.room_id, len(self.game.history), action.as_dict()):
+        if not self.store.append(self.room_id, self.logged, action.as_dict()):
             self.sync()
             return False
         self.game.apply(action)
+        self.logged += 1
         return True
 
     def sync(self) -> bool:
         """Replay what other devices stored since this device last looked, and their seat changes.  True if anything changed."""
         if not self.stored:  # nobody else can have opened a room that exists only on this page
             return False
-        stored = self.store.actions(self.room_id, since=len(self.game.history))
+        stored = self.store.actions(self.room_id, since=self.logged)
         try:
-            for raw in stored:
-                self.game.apply(action_from_dict(raw))
+            self.game = catch_up(self.game, stored)
+            self.logged += len(stored)
         except LaspolyError:  # the stored log is the truth: rebuild from it
-            self.game = replay(self.store.room(self.room_id).setup, self.store.actions(self.room_id))
+            entries = self.store.actions(self.room_id)
+            self.game, self.logged = replay_log(self.store.room(self.room_id).setup, entries), len(entries)
         room = self.store.room(self.room_id)
         seated = [s.kind for s in room.seats] != self.seats or [s.joined for s in room.seats] != self.joined
         if seated:
             self._take_seats(room)
         return bool(stored) or seated
 
+    def undo_refusal(self) -> Refused | None:
+        """Why Undo would be refused now (a spectator, another device has joined, nothing to take back), or None.
+
+        Undo takes a decision back only where nobody else has seen it: in a room no
+        other device has joined by a seat's link.
+        """
+        if self.seat is None:
+            return Refused("This is a spectator's view: it cannot act.", "refused.spectator")
+        others = [i for i, joined in enumerate(self.joined) if joined and i != self.seat]
+        if others:
+            return Refused(f"Undo is off: seat {others[0] + 1} plays on another device, which has seen the move.",
+                           "refused.undo_joined", seat=others[0] + 1)
+        if not any(self.plays_here(a.player) for a in self.game.history):
+            return Refused("There is no decision of a person to take back.", "refused.nothing_to_undo")
+        return None
+
     def undo(self) -> None:
-        """A shared room keeps its log: undo is for games on one screen."""
-        raise Refused("Undo is not available in a shared room: every device has seen the move.", "refused.undo_shared")
+        """Take back the last decision made here (and the bot moves after it), stored as an undo entry of the log.
+
+        Only in a room no other device has joined (:meth:`undo_refusal`); a reload,
+        another process and the teacher's page replay the same undone game.
+        """
+        self.sync()  # a seat joined just now, or an entry stored elsewhere, counts
+        refusal = self.undo_refusal()
+        if refusal is not None:
+            self._refuse(f"undo refused: {refusal}", str(refusal), refusal.key, **refusal.values)
+        game = take_back(self.game, self.plays_here)
+        if self.stored:
+            if not self.store.append(self.room_id, self.logged, undo_entry(len(game.history))):
+                self.sync()
+                raise Refused("The game has changed on another device: nothing was taken back.", "refused.undo_moved_on")
+            self.logged += 1
+            self.store.drop_guesses(self.room_id, len(game.history))  # an undone roll takes its guess with it
+        self.game = game
 
     # ------------------------------------------------------------ seats, links and the owner's games
 
@@ -335,7 +373,7 @@ class RoomTable:
 
     def guesses(self) -> list[Guess]:
         """The room's guesses so far."""
-        return self.store.guesses(self.room_id) if self.stored else []
+        return [g for g in self.store.guesses(self.room_id) if g.index < len(self.game.history)] if self.stored else []
 
     def create_class(self, name: str) -> NewClass:
         """A new class in this room's database; its teacher key is shown once."""
@@ -346,4 +384,4 @@ class RoomTable:
         room = self.store.room(room_id)
         if self.owner_key is None or not room.is_owner(self.owner_key):
             raise Refused("only the person who started a game can export it from here", "refused.not_owner_export")
-        return replay(room.setup, self.store.actions(room_id))
+        return replay_log(room.setup, self.store.actions(room_id))

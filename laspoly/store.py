@@ -280,6 +280,11 @@ class Store:
             if not self._is_conflict(exc):
                 raise
 
+    def drop_guesses(self, room_id: str, since: int) -> None:
+        """Forget the guesses of the rolls from action ``since`` of the game on (an undo took those rolls back)."""
+        with self._tx() as cur:
+            cur.execute(self._q("DELETE FROM guesses WHERE room_id = ? AND idx >= ?"), (room_id, since))
+
     def guesses(self, room_id: str) -> list[Guess]:
         """The room's guesses, in the order of the rolls."""
         with self._tx(write=False) as cur:

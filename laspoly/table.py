@@ -31,7 +31,7 @@ SEAT_CHOICES = (PERSON, *TEMPERAMENTS)
 
 
 class Refused(LaspolyError):
-    """A request this screen may not make: another seat's move, a spectator acting, undo in a shared room.
+    """A request this screen may not make: another seat's move, a spectator acting, undo once another device joined.
 
     The message is English; ``key`` and ``values`` name the dashboard's words for it, so a page in
     another language can say the same.
@@ -111,6 +111,9 @@ class Table(Protocol):
     def undo(self) -> None:
         """Take back the last decision of a person (and the bot moves after it)."""
 
+    def undo_refusal(self) -> Refused | None:
+        """The refusal :meth:`undo` would meet now, or None when it would take a decision back."""
+
     def set_seat(self, player: int, kind: str) -> None:
         """Make a seat a person or a bot."""
 
@@ -188,6 +191,12 @@ class LocalTable:
     def undo(self) -> None:
         """Take back the last decision of a person (and the bot moves after it)."""
         self.game = take_back(self.game, self.is_person)
+
+    def undo_refusal(self) -> Refused | None:
+        """Undo is refused only when no person has decided anything yet."""
+        if not any(self.is_person(a.player) for a in self.game.history):
+            return Refused("There is no decision of a person to take back.", "refused.nothing_to_undo")
+        return None
 
     def set_seat(self, player: int, kind: str) -> None:
         """Make a seat a person or a bot (every bot starts afresh)."""

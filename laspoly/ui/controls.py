@@ -277,7 +277,11 @@ class ControlsView(Viewer):
         watching = not m.can_drive
         for widget in (self.next, self.run_end, self.autoplay):
             assign(widget, disabled=g.is_over or watching)
-        assign(self.undo, disabled=not any(m.is_person(a.player) for a in g.history))
+        # Undo is on exactly when it would take a decision back; off, it says why (never on only to refuse)
+        undo_off = m.undo_refusal()
+        assign(self.undo, disabled=undo_off is not None)
+        if undo_off is not None and g.history:
+            off.append((self.undo, undo_off))
         grouped: dict[str, list[str]] = {}
         for b, r in off:
             if b.visible:

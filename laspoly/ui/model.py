@@ -422,8 +422,13 @@ class GameModel(param.Parameterized):
         return (t.shared and t.can_drive and not self.game.is_over and t.bots[self.game.actor] is not None
                 and sum(1 for i in range(len(t.seats)) if t.is_person(i)) >= 2)
 
+    def undo_refusal(self) -> str | None:
+        """Why Undo is off now, in the page's words; None when it would take a decision back."""
+        refusal = self.table.undo_refusal()
+        return None if refusal is None else self.refusal(refusal)
+
     def undo(self) -> bool:
-        """Take back the last decision of a person (and the bot moves after it); a shared room refuses."""
+        """Take back the last decision of a person (and the bot moves after it); refused where the table says why (:meth:`undo_refusal`)."""
         try:
             self.table.undo()
         except LaspolyError as exc:

@@ -5,7 +5,9 @@ the class's rooms, newest first and a page at a time (players, rulebook,
 round, leader, last activity, a read-only watch link of the room's own, which
 never holds the teacher's key) and pools every roll and landing of all of them
 into one dice chart and one landing chart, each against its exact distribution
-(two dice; the preset's Markov chain).  It refreshes itself every two seconds
+(two dice; the preset's Markov chain), drawn as bars against the exact values as
+dots.  A landing is counted as the chain counts it: where a roll ended, with "in
+prison" apart (:func:`~laspoly.classes.roll_landing`); the fields are named on the axis.  It refreshes itself every two seconds
 on a served page; the data downloads as CSV.
 """
 
@@ -17,7 +19,7 @@ from typing import Any
 
 import panel as pn
 import param
-from bokeh.models import ColumnDataSource
+from bokeh.models import ColumnDataSource, FactorRange
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
@@ -68,10 +70,14 @@ class TeacherView(Viewer):
         self.dice_source = ColumnDataSource({"total": list(range(2, 13)), "share": [0.0] * 11, "exact": TWO_DICE})
         self.dice_fig = figure(height=240, sizing_mode="stretch_width", toolbar_location=None)
         self.dice_fig.vbar("total", top="share", width=0.8, source=self.dice_source, fill_color="#56B4E9")
-        self.dice_fig.line("total", "exact", source=self.dice_source, line_color="#D55E00", line_width=3)
+        # the exact law as markers on each bar, not a line: a total between two whole numbers has no probability
+        self.dice_fig.scatter("total", "exact", source=self.dice_source, color="#D55E00", size=11, marker="diamond")
         self.land_source = ColumnDataSource({"field": [], "share": [], "exact": [], "name": []})
-        self.land_fig = figure(height=260, sizing_mode="stretch_width", toolbar_location=None,
-                               tooltips=[("", "@field @name"), ("", "@share{0.000} / @exact{0.000}")])
+        # the fields by name (with their number) on the x axis, "in prison" last
+        self.land_fig = figure(height=380, sizing_mode="stretch_width", toolbar_location=None, x_range=FactorRange(),
+                               tooltips=[("", "@field"), ("", "@share{0.000} / @exact{0.000}")])
+        self.land_fig.xaxis.major_label_orientation = 1.2
+        self.land_fig.xgrid.grid_line_color = None
         self.land_fig.vbar("field", top="share", width=0.8, source=self.land_source, fill_color="#009E73")
         self.land_fig.scatter("field", "exact", source=self.land_source, color="#D55E00", size=7)
         self.download = pn.widgets.FileDownload(callback=self.data.csv, filename=f"laspoly-class-{record.code}.csv", width=260)
@@ -90,8 +96,10 @@ class TeacherView(Viewer):
             logging.getLogger("laspoly.classes").exception("refreshing the teacher's page failed")
 
     def _exact(self, preset: str) -> list[float]:
+        """The chain's per-roll landing probabilities of each field, then "in prison" (what the class's counts count)."""
         if preset not in self._chains:
-            self._chains[preset] = [float(p) for p in markov(preset).squares]
+            chain = markov(preset)
+            self._chains[preset] = [*(float(p) for p in chain.squares), float(chain.in_prison)]
         return self._chains[preset]
 
     def turn_page(self, step: int) -> None:
@@ -142,11 +150,12 @@ class TeacherView(Viewer):
         preset = max(landings, key=lambda p: sum(landings[p])) if landings else None
         if preset is not None:
             counts, exact = landings[preset], self._exact(preset)
-            m = sum(counts)
-            fields = data_fields(data, preset, lang)
-            self.land_source.data = {"field": list(range(len(counts))), "share": [c / m for c in counts], "exact": exact,
-                                     "name": [fields[i] for i in range(len(counts))]}
-        self.land_fig.title.text = tr("class.landing_chart", lang, preset=preset or "-")
+            m = sum(counts) or 1
+            names = [*(f"{i} {name}" for i, name in enumerate(data_fields(data, preset, lang))), tr("players.in_prison", lang)]
+            self.land_fig.x_range.factors = names
+            self.land_source.data = {"field": names, "share": [c / m for c in counts], "exact": exact, "name": names}
+        # ``preset`` is tr's own argument (a rulebook's words): the chart's rulebook goes in as ``rulebook``
+        self.land_fig.title.text = tr("class.landing_chart", lang, rulebook=rulebook_name(data, preset, lang) if preset else "-")
         self.land_fig.xaxis.axis_label, self.land_fig.yaxis.axis_label = tr("class.field", lang), tr("class.share_landings", lang)
         landed = sum(sum(v) for v in landings.values())
         self.totals.object = f"<p><b>{esc(tr('class.pooled', lang, rolls=n, landings=landed, rooms=len(data.rooms)))}</b></p>"
@@ -163,6 +172,12 @@ class TeacherView(Viewer):
                          pn.Row(self.newer, self.older, self.pages, sizing_mode="stretch_width"), self.totals,
                          pn.pane.Bokeh(self.dice_fig, sizing_mode="stretch_width"),
                          pn.pane.Bokeh(self.land_fig, sizing_mode="stretch_width"), self.download, sizing_mode="stretch_width")
+
+
+def rulebook_name(data: ClassData, preset: str, lang: str) -> str:
+    """A preset's name in ``lang`` (its id when it has no name there), from one of the class's games on it."""
+    game = next(f.game for f in data.rooms.values() if f.game.preset.id == preset)
+    return game.preset.name.get(lang) or game.preset.name.get("en") or preset
 
 
 def data_fields(data: ClassData, preset: str, lang: str) -> list[str]:

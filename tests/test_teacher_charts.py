@@ -1,0 +1,127 @@
+"""The teacher's page as a lesson screen: words without raw placeholders, fields by name, and counts the chain counts.
+
+The class's landing chart compares the class's landings with the movement
+chain, so the class counts what the chain counts: where each roll ended (after
+cards and go-to-prison, before a train journey), with "in prison" apart.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from bokeh.models import Axis, Line, Plot, Scatter, Title, VBar
+
+from laspoly.classes import ClassData, create_class, find_class
+from laspoly.engine import actions as A
+from laspoly.engine import events as E
+from laspoly.engine.actions import action_from_dict
+from laspoly.engine.game import Game
+from laspoly.record import replay
+from laspoly.rooms import open_room
+from laspoly.store import Store, open_store
+from laspoly.ui.model import GameModel
+from laspoly.ui.teacher import TeacherView
+
+OWNER = "owner-key-for-tests-0003"
+GO_TO_PRISON = 30  # on the laspoly board
+
+
+@pytest.fixture()
+def store(tmp_path: Path) -> Store:
+    return open_store(f"sqlite:///{tmp_path / 'class.db'}")
+
+
+def _play(m: GameModel, decisions: int) -> None:
+    """Roll, decline, stay, end turns: ``decisions`` moves of the people at the table."""
+    for _ in range(decisions):
+        if m.game.is_over:
+            return
+        legal = m.game.legal_actions()
+        pick = next((a for a in legal if isinstance(a, (A.Roll, A.DeclineBuy, A.StayPut, A.PayFine))), None) or \
+            next((a for a in legal if isinstance(a, A.EndTurn)), legal[0])
+        assert m.act(pick), m.message
+
+
+def _class_with_games(store: Store) -> tuple[ClassData, TeacherView, list[GameModel]]:
+    made = create_class(store, "6B")
+    # two rolls of 6-5, 6-4 and 5-4 each: both players reach Go-Into-Prison (field 30) on their third roll
+    dice = "6-5 6-5 6-4 6-4 5-4 5-4 1-2 2-3 3-1 4-2"
+    rooms = [GameModel(table=open_room(store, Game(["Ana", "Ben"], seed=1, dice=dice), ["person", "person"], OWNER,
+                                       class_code=made.code))]
+    rooms += [GameModel(table=open_room(store, Game(["Cy", "Dee"], seed=s), ["person", "person"], OWNER, class_code=made.code))
+              for s in (2, 3)]
+    for m in rooms:
+        _play(m, 40)
+    data = ClassData(store, made.code, made.teacher_key)
+    return data, TeacherView(data, find_class(store, made.code)), rooms
+
+
+def _chain_counts(store: Store, room_id: str) -> list[int]:
+    """A room's landings counted from its stored log, action by action, as the movement chain counts them."""
+    room = store.room(room_id)
+    game = replay(room.setup, [])
+    counts = [0] * (len(game.fields) + 1)
+    for raw in store.actions(room_id):
+        action = action_from_dict(raw)
+        game.apply(action)
+        if isinstance(action, A.Roll):
+            player = game.players[action.player]
+            counts[len(game.fields) if player.in_prison else player.pos] += 1
+    return counts
+
+
+def test_pooled_landings_are_the_sum_of_the_rooms_logs_counted_as_the_chain_counts(store: Store) -> None:
+    data, _, rooms = _class_with_games(store)
+    ids = [m.table.room_id for m in rooms]  # type: ignore[attr-defined]
+    summed = [sum(x) for x in zip(*(_chain_counts(store, i) for i in ids), strict=True)]
+    assert data.landings()["laspoly"] == summed
+    rolls = sum(isinstance(a, A.Roll) for m in rooms for a in m.game.history)
+    assert sum(summed) == rolls == sum(data.dice_totals())  # one landing per roll
+    csv_landings = data.csv().getvalue().count(",landing,")
+    assert csv_landings == rolls
+
+
+def test_go_into_prison_has_no_landing_its_tokens_are_in_prison(store: Store) -> None:
+    data, view, rooms = _class_with_games(store)
+    moved_there = [e for e in rooms[0].game.log if isinstance(e, E.Moved) and e.dst == GO_TO_PRISON]
+    assert moved_there, "the scene: a token's roll took it to Go-Into-Prison"
+    counts = data.landings()["laspoly"]
+    assert counts[GO_TO_PRISON] == 0 and counts[-1] >= len(moved_there)
+    shares = dict(zip(view.land_source.data["field"], view.land_source.data["share"], strict=True))
+    exact = dict(zip(view.land_source.data["field"], view.land_source.data["exact"], strict=True))
+    label = view.land_fig.x_range.factors[GO_TO_PRISON]
+    assert shares[label] == exact[label] == 0.0
+
+
+def test_the_landing_chart_names_the_fields_in_the_pages_language(store: Store) -> None:
+    _, view, rooms = _class_with_games(store)
+    game = rooms[0].game
+    for lang, prison in (("en", "in prison"), ("es", "en prisión")):
+        view.lang = lang
+        factors = list(view.land_fig.x_range.factors)
+        assert factors[:len(game.fields)] == [f"{i} {game.field_name(i, lang)}" for i in range(len(game.fields))]
+        assert factors[-1] == prison and list(view.land_source.data["field"]) == factors
+
+
+def test_no_chart_title_or_axis_label_of_the_teachers_page_holds_a_raw_placeholder(store: Store) -> None:
+    _, view, _ = _class_with_games(store)
+    for lang in ("en", "es"):
+        view.lang = lang
+        words = []
+        for fig in (view.dice_fig, view.land_fig):
+            assert isinstance(fig, Plot)
+            words += [t.text for t in fig.select({"type": Title})]
+            words += [a.axis_label for a in fig.select({"type": Axis}) if a.axis_label]
+        assert len(words) >= 6 and all(w.strip() for w in words)
+        assert not [w for w in words if "{" in w or "}" in w], (lang, words)
+    view.lang = "en"
+    assert " on Las Poly (bars)" in view.land_fig.title.text  # the rulebook's name, where the placeholder was
+
+
+def test_the_dice_chart_is_bars_against_the_exact_probabilities_as_markers(store: Store) -> None:
+    _, view, _ = _class_with_games(store)
+    glyphs = [r.glyph for r in view.dice_fig.renderers]
+    assert any(isinstance(g, VBar) for g in glyphs) and any(isinstance(g, Scatter) for g in glyphs)
+    assert not any(isinstance(g, Line) for g in glyphs)
+    assert view.dice_source.data["exact"][5] == pytest.approx(6 / 36)
