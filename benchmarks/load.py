@@ -49,6 +49,7 @@ from laspoly.analysis.stats import percentile
 
 ROOT = Path(__file__).resolve().parent
 TURN = re.compile(r"Round \d+ \(turn (\d+)\)")
+LAB_DONE = re.compile(r"(\d+) games, seats rotated")
 
 
 def free_port() -> int:
@@ -101,9 +102,13 @@ class LightClient(threading.Thread):
     slider and toggle models; every session records the turn in its status line.
     """
 
-    def __init__(self, url: str, query: str, drive: bool, speed: float) -> None:
+    def __init__(self, url: str, query: str, drive: bool, speed: float, lab_games: int = 0, lab_after: float = 3.0) -> None:
         super().__init__(daemon=True)
         self.url, self.args, self.drive, self.speed = url, query_args(query), drive, speed
+        self.lab_games, self.lab_after = lab_games, lab_after
+        self.lab_clicked: float | None = None  # when "Run lab" was clicked, on the monotonic clock
+        self.lab_done: float | None = None  # when the lab's result reached the page
+        self._lab_state = "off" if not lab_games else "waiting"  # waiting -> opening -> clicked -> done
         self.turns: list[tuple[float, int]] = []
         self.errors: list[str] = []
         self.session: Any = None
@@ -136,6 +141,9 @@ class LightClient(threading.Thread):
                     super()._handle_patch(message)
                     client._look_for_controls()
                     return
+                if client._lab_state == "opening":  # the Probability tab is arriving: its lab's controls are wanted
+                    super()._handle_patch(message)
+                    client._look_for_lab()
                 for event in message.content.get("events", []):
                     if event.get("kind") == "ModelChanged" and event.get("attr") == "text":
                         client._seen(str(event.get("new")))
@@ -170,6 +178,8 @@ class LightClient(threading.Thread):
             return
         self.built.set()
         self._seen(str(status.text))
+        if self.lab_games:
+            self.session._connection._loop.call_later(self.lab_after, self._open_lab)
         if self.drive:
             def start() -> None:  # from inside the client's loop, as a page's clicks arrive
                 slider.value = self.speed
@@ -177,10 +187,47 @@ class LightClient(threading.Thread):
 
             self.session._connection._loop.call_later(0.5, start)
 
+    def _open_lab(self) -> None:
+        """Show the Probability tab, as a person clicks it; its lab's controls arrive in the next patches."""
+        from bokeh.models import Tabs
+
+        tabs = next(iter(self.session.document.select({"type": Tabs})), None)
+        index = next((k for k, t in enumerate(tabs.tabs) if t.title == "Probability"), None) if tabs is not None else None
+        if index is None:
+            self.errors.append("the lab: no Probability tab")
+            return
+        self._lab_state = "opening"
+        self._tabs = tabs
+        tabs.active = index
+        self._look_for_lab()
+
+    def _look_for_lab(self) -> None:
+        """Once the lab's game box and button are there: ask for ``lab_games`` games, click "Run lab", back to Play."""
+        from bokeh.events import ButtonClick
+        from bokeh.models import Spinner
+
+        doc = self.session.document
+        games = next((m for m in doc.select({"type": Spinner}) if m.title == "Games"), None)
+        button = next((m for m in doc.models if type(m).__name__ == "Button" and getattr(m, "label", "") == "Run lab"), None)
+        if self._lab_state != "opening" or games is None or button is None:
+            return
+        self._lab_state = "clicked"
+        games.value = self.lab_games
+
+        def click() -> None:  # after the new value has reached the server, as a person's typing comes before the click
+            self.lab_clicked = time.monotonic()
+            doc.callbacks.send_event(ButtonClick(button))
+            self._tabs.active = 0  # back to the game: its status line is what the load test reads
+
+        self.session._connection._loop.call_later(0.3, click)
+
     def _seen(self, text: str) -> None:
         found = TURN.search(text)
         if found:
             self.turns.append((time.monotonic(), int(found.group(1))))
+        elif self._lab_state == "clicked" and LAB_DONE.search(text):
+            self._lab_state = "done"
+            self.lab_done = time.monotonic()
 
     def stop(self) -> None:
         self.stopping = True

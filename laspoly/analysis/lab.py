@@ -102,19 +102,24 @@ class FairQueue(Generic[T]):
     Each item has a cost (a chunk's games).  An owner's count of cost served
     starts, when it queues its first item, level with the least-served owner
     already waiting (or at zero), so it is neither owed for the time it queued
-    nothing nor put behind everyone else's backlog.  Owners that are level are
-    served in the order they came.  An owner whose queue empties is forgotten.
-    Pure Python and not thread-safe: :class:`LabPool` holds its lock around it.
+    nothing nor put behind everyone else's backlog.  Between owners that are
+    level, the one that has waited longest since it was last served goes
+    first, and a newcomer before them all: a new page's first chunk is the next
+    one out.  An owner whose queue empties is forgotten.  Pure Python and not
+    thread-safe: :class:`LabPool` holds its lock around it.
     """
 
     def __init__(self) -> None:
         self._items: dict[Hashable, deque[tuple[T, int]]] = {}
         self._served: dict[Hashable, int] = {}
+        self._last: dict[Hashable, int] = {}  # the turn each owner was last served in; -1 for a newcomer
+        self._turn = 0
 
     def put(self, owner: Hashable, item: T, cost: int = 1) -> None:
         """Queue ``item`` for ``owner`` behind its earlier items."""
         if owner not in self._items:
             self._served[owner] = min(self._served.values(), default=0)
+            self._last[owner] = -1
             self._items[owner] = deque()
         self._items[owner].append((item, max(0, cost)))
 
@@ -122,17 +127,20 @@ class FairQueue(Generic[T]):
         """The owner to serve next and its oldest item, or None when nothing is queued."""
         if not self._items:
             return None
-        owner = min(self._items, key=self._served.__getitem__)  # the first of the least served, in arrival order
+        owner = min(self._items, key=lambda o: (self._served[o], self._last[o]))
         queue = self._items[owner]
         item, cost = queue.popleft()
         self._served[owner] += cost
+        self._last[owner] = self._turn
+        self._turn += 1
         if not queue:
-            del self._items[owner], self._served[owner]
+            del self._items[owner], self._served[owner], self._last[owner]
         return owner, item
 
     def drop(self, owner: Hashable) -> list[T]:
         """Take every item ``owner`` still has queued out of the queue, and forget the owner."""
         self._served.pop(owner, None)
+        self._last.pop(owner, None)
         return [item for item, _ in self._items.pop(owner, ())]
 
     def queued(self, owner: Hashable) -> int:
@@ -189,8 +197,8 @@ def _worker_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _spawned_pool(workers: int) -> Executor:
-    """Worker processes started fresh (``spawn``), not forked from a server with threads, pages and locks in it."""
+def worker_processes(workers: int) -> Executor:
+    """The lab's worker processes started fresh (``spawn``), not forked from a server with threads, pages and locks in it."""
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
                                initializer=_worker_start)
 
@@ -208,7 +216,7 @@ class LabPool:
     """
 
     def __init__(self, workers: int | None = None, *, work: Callable[[Spec, Sequence[int]], list[Any]] = play_many,
-                 executor: Callable[[int], Executor] = _spawned_pool) -> None:
+                 executor: Callable[[int], Executor] = worker_processes) -> None:
         self.workers = workers if workers is not None else lab_workers()
         if self.workers < 1:
             raise ValueError("the lab needs at least one worker")
