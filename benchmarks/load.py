@@ -1,6 +1,6 @@
 """Load test: 30 concurrent dashboard sessions on one server process (``make load``).
 
-    python benchmarks/load.py [--sessions 30] [--browsers 3] [--turns 60] [--rounds 3] [--json FILE]
+    python benchmarks/load.py [--sessions 30] [--browsers 3] [--turns 60] [--rounds 3] [--lab-sessions 5] [--json FILE]
 
 Starts ``benchmarks/load_server.py`` (``laspoly serve``'s app plus a
 ``/load-stats`` page) on loopback in a subprocess, with a throw-away SQLite
@@ -15,6 +15,14 @@ database, and in each round opens ``--sessions`` sessions at once:
   exactly as a person does, and the round lasts until every session has
   seen ``--turns`` turns go by;
 * sessions open one a second (``--stagger``), as a class arrives, and all run together.
+
+With ``--lab-sessions N`` one more round follows, the lab round: the same, but
+``N`` of the seats (Bokeh clients) also open the Probability tab a few seconds
+after their autoplay starts, run a ``--lab-games`` lab (1,000 by default) and
+go back to the game; the round lasts until every lab has finished as well.
+The labs are played in the server's shared pool of worker processes, so the
+games on the server's loop should not slow down; the round reports how long
+each lab took.
 
 It reports the step latency (from the moment an autoplay step was due to the
 end of its server update, for every step of every session, p50 and p95), the
@@ -286,8 +294,11 @@ def played(turns: list[tuple[float, int]]) -> int:
     return turns[-1][1] - turns[0][1] if turns else 0
 
 
-def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser: Any) -> dict[str, Any]:
-    """One round: open every session, autoplay until each seat has played ``--turns`` turns, close, clean up."""
+def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser: Any, labs: int = 0) -> dict[str, Any]:
+    """One round: open every session, autoplay until each seat has played ``--turns`` turns, close, clean up.
+
+    With ``labs``, that many seats of Bokeh clients also run a ``--lab-games`` lab during play.
+    """
     shared = max(1, args.sessions // 8)  # shared rooms: a seat plus a spectator each
     solo = args.sessions - 2 * shared
     rooms = make_rooms(db_url, solo + shared, seed=1000 * k)
@@ -303,7 +314,9 @@ def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser:
     for q, drive in browser_plan:
         pages.append(BrowserClient(browser, base, q, drive, args.speed))
         time.sleep(args.stagger)
-    lights = [LightClient(base, q, drive, args.speed) for q, drive in light_plan]
+    lab_seats = [p for p in light_plan if p[1]][:labs]
+    lights = [LightClient(base, q, drive, args.speed, lab_games=args.lab_games if (q, drive) in lab_seats else 0)
+              for q, drive in light_plan]
     for c in lights:
         c.start()
         time.sleep(args.stagger)
@@ -318,7 +331,7 @@ def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser:
         for p in pages:
             p.look()
         peak = max(peak, get_stats(base, since=10**9, collect=False)["rss_mb"])
-        if all(played(c.turns) >= args.turns for c in [*lights, *pages]):
+        if all(played(c.turns) >= args.turns for c in [*lights, *pages]) and all(c.lab_done for c in lights if c.lab_games):
             break
     during = get_stats(base, since=tick0, collect=False)
     for c in lights:
@@ -340,6 +353,10 @@ def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser:
     clients = [*lights, *pages]
     errors = [e for c in clients for e in c.errors] + during["errors"][len(before["errors"]):]
     short = sum(1 for c in clients if played(c.turns) < args.turns)
+    lab_clients = [c for c in lights if c.lab_games]
+    lab_s = sorted(round(c.lab_done - c.lab_clicked, 1) for c in lab_clients if c.lab_done and c.lab_clicked)
+    unfinished = len(lab_clients) - len(lab_s)
+    errors += [f"a {args.lab_games}-game lab did not finish"] * unfinished
     return {
         "round": k + 1, "sessions": len(clients), "browsers": len(pages), "shared_rooms": shared,
         "open_s": round(opened, 1), "steps": len(ms),
@@ -349,6 +366,7 @@ def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser:
         "arriving_p95_ms": quantile_ms(arriving, 0.95), "steps_over_1s": sum(1 for v in ms if v > 1000),
         "min_turns": min((played(c.turns) for c in clients), default=0), "short_sessions": short,
         "errors": len(errors) + short, "error_samples": errors[:5],
+        "labs": len(lab_clients), "lab_games": args.lab_games if lab_clients else 0, "lab_s": lab_s,
         "rss_before_mb": round(before["rss_mb"], 1), "rss_peak_mb": round(peak, 1), "rss_after_mb": round(after["rss_mb"], 1),
         "models": after["models"] - before["models"], "models_alive_after": after["alive"],
     }
@@ -367,10 +385,15 @@ def main() -> int:
     parser.add_argument("--speed", type=float, default=1.0, help="autoplay pace, turns per second")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--stagger", type=float, default=1.0, help="seconds between two sessions opening")
+    parser.add_argument("--lab-sessions", type=int, default=0,
+                        help="add a round in which this many seats also run a lab during play (make load: 5)")
+    parser.add_argument("--lab-games", type=int, default=1000, help="games of each lab in the lab round")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
     if not 0 <= args.browsers <= 3 or args.sessions < 4:
         parser.error("use 0-3 browsers and at least 4 sessions")
+    if not 0 <= args.lab_sessions <= args.sessions - 8 or not 4 <= args.lab_games <= 5000:
+        parser.error("use at most sessions - 8 lab sessions, of 4 to 5000 games each")
     print(f"machine: {machine()}", flush=True)
     port = free_port()
     base = f"http://127.0.0.1:{port}/"
@@ -391,8 +414,9 @@ def main() -> int:
 
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS) if args.browsers else None
-                for k in range(args.rounds):
-                    r = run_round(k, args, base, db_url, browser)
+                for k in range(args.rounds + (1 if args.lab_sessions else 0)):
+                    labs = args.lab_sessions if k == args.rounds else 0  # the lab round comes last
+                    r = run_round(k, args, base, db_url, browser, labs=labs)
                     results.append(r)
                     print(json.dumps(r), flush=True)
                 if browser is not None:
@@ -402,10 +426,11 @@ def main() -> int:
             server.wait(30)
     ok = all(r["p95_ms"] is not None and r["p95_ms"] < 250 and r["errors"] == 0 and r["models_alive_after"] == 0 for r in results)
     print(f"{'round':>5} {'sessions':>8} {'steps':>6} {'p50 ms':>7} {'p95 ms':>7} {'errors':>6} "
-          f"{'MB before':>9} {'MB peak':>8} {'MB after':>8} {'models alive':>12}")
+          f"{'MB before':>9} {'MB peak':>8} {'MB after':>8} {'models alive':>12}  labs")
     for r in results:
+        labs = f"{r['labs']} x {r['lab_games']} games, {min(r['lab_s'], default=0)}-{max(r['lab_s'], default=0)} s" if r["labs"] else "-"
         print(f"{r['round']:>5} {r['sessions']:>8} {r['steps']:>6} {r['p50_ms']:>7} {r['p95_ms']:>7} {r['errors']:>6} "
-              f"{r['rss_before_mb']:>9} {r['rss_peak_mb']:>8} {r['rss_after_mb']:>8} {r['models_alive_after']:>5} of {r['models']}")
+              f"{r['rss_before_mb']:>9} {r['rss_peak_mb']:>8} {r['rss_after_mb']:>8} {r['models_alive_after']:>5} of {r['models']}  {labs}")
     print("goals (p95 < 250 ms, 0 errors, every closed model collected): " + ("met" if ok else "MISSED"))
     if args.json:
         Path(args.json).write_text(json.dumps({"machine": machine(), "args": vars(args), "rounds": results}, indent=2))

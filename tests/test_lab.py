@@ -394,3 +394,44 @@ def test_a_served_page_keeps_stepping_while_another_pages_lab_runs_and_closing_t
     assert report["steps_during_lab"] >= 8 and report["lab_running_after_steps"], report
     assert report["before_close"]["owners"] == 1 and report["before_close"]["queued"] > 0, report
     assert report["cancelled_on_close"] and report["lab_done"] is None, report
+
+
+#: A server that starts a lab and is then killed: its worker must not wait for chunks for ever.
+_KILLED_SERVER = """
+import sys
+from laspoly.analysis import lab
+from laspoly.analysis.simulate import Spec
+made = []
+pool = lab.LabPool(1, executor=lambda n: made.append(lab.worker_processes(n)) or made[-1])
+pool.start("warm", Spec("laspoly", {}, ("basic", "greedy")), 4)
+pid = made[0].submit(eval, "__import__('os').getpid()", {}).result(120)
+pool.start("page", Spec("laspoly", {}, ("dealer", "shark")), 5000)
+print(pid, flush=True)
+sys.stdin.read()  # until the test kills this process
+"""
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` is a process that still runs (a zombie waiting to be reaped has ended)."""
+    try:
+        return "\\tZ" not in next(line for line in Path(f"/proc/{pid}/status").read_text().splitlines()
+                                  if line.startswith("State:"))
+    except (FileNotFoundError, StopIteration):
+        return False
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads /proc")
+def test_a_killed_servers_lab_workers_end_by_themselves() -> None:
+    server = subprocess.Popen([sys.executable, "-c", _KILLED_SERVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert server.stdout is not None
+        worker = int(server.stdout.readline())
+        assert _alive(worker)
+    finally:
+        server.kill()  # no clean-up runs in the server
+        server.wait(30)
+    for _ in range(100):  # bounded: 100 x 0.1 s; the worker looks for its parent every 0.5 s
+        if not _alive(worker):
+            break
+        threading.Event().wait(0.1)
+    assert not _alive(worker)

@@ -35,6 +35,7 @@ import multiprocessing
 import os
 import signal
 import threading
+import time
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor
@@ -192,15 +193,32 @@ class _Chunk:
     indices: range
 
 
-def _worker_start() -> None:
-    """Run in each worker as it starts: Ctrl+C at the server's terminal is the server's to handle, not the worker's."""
+#: How often a worker looks whether the server that started it is still there (seconds).
+PARENT_CHECK_S = 0.5
+
+
+def _worker_start(parent: int) -> None:
+    """Run in each worker as it starts.
+
+    Ctrl+C at the server's terminal is the server's to handle, not the
+    worker's.  A server that is killed (SIGTERM, SIGKILL) runs no clean-up, and
+    its workers would wait for chunks for ever: each worker watches its parent,
+    and ends within :data:`PARENT_CHECK_S` of it, even in the middle of a chunk.
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_S)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="laspoly-lab-parent", daemon=True).start()
 
 
 def worker_processes(workers: int) -> Executor:
     """The lab's worker processes started fresh (``spawn``), not forked from a server with threads, pages and locks in it."""
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
-                               initializer=_worker_start)
+                               initializer=_worker_start, initargs=(os.getpid(),))
 
 
 class LabPool:
