@@ -319,7 +319,7 @@ def test_closing_the_page_cancels_its_lab_and_draws_nothing(monkeypatch: pytest.
     assert not view.run_lab.disabled and not view.progress.visible
 
 
-#: Two sessions on a real server, in a fresh process: one runs a 1,000-game lab, the other autoplays.  It reports
+#: Two sessions on a real server, in a fresh process: one runs a 5,000-game lab, the other autoplays.  It reports
 #: the autoplay steps made while the lab was running, then closes the lab's page and sees its run cancelled.
 _LAB_AND_PLAY = """
 import json, os, socket, sys, tempfile, threading, time
@@ -352,7 +352,7 @@ if not wait(answers, 60):
     print(json.dumps({"started": False, "errors": ["the server did not answer"]}))
     os._exit(0)
 rooms = load.make_rooms(os.environ["LASPOLY_DB"], 2, seed=5)
-labber = load.LightClient(base, rooms[0]["seat"], False, 4.0, lab_games=1000, lab_after=0.5)
+labber = load.LightClient(base, rooms[0]["seat"], False, 4.0, lab_games=5000, lab_after=0.5)  # long enough for a busy machine
 player = load.LightClient(base, rooms[1]["seat"], True, 4.0)
 for c in (labber, player):
     c.start()
@@ -385,7 +385,7 @@ os._exit(0)
 @pytest.mark.slow
 def test_a_served_page_keeps_stepping_while_another_pages_lab_runs_and_closing_that_page_cancels_it() -> None:
     """The lab's games are played in the shared pool's workers, not on the server's loop: another page's autoplay
-    steps go on while a 1,000-game lab runs (how fast, `benchmarks/load.py --lab-sessions` measures); closing the
+    steps go on while a 5,000-game lab runs (how fast, `benchmarks/load.py --lab-sessions` measures); closing the
     lab's page drops its queued games long before they could all have been played."""
     script = _LAB_AND_PLAY.replace("BENCHMARKS", repr(str(Path(__file__).resolve().parents[1] / "benchmarks")))
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=400, check=True)
