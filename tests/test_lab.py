@@ -435,3 +435,12 @@ def test_a_killed_servers_lab_workers_end_by_themselves() -> None:
             break
         threading.Event().wait(0.1)
     assert not _alive(worker)
+
+
+def test_a_lab_worker_under_laspoly_serve_imports_nothing_of_the_dashboard() -> None:
+    """A spawned worker imports the main script again: ``laspoly serve``'s is ``laspoly.cli``, which, with the
+    worker's own modules, loads neither Panel nor Bokeh (nor the numerical libraries)."""
+    code = ("import sys, laspoly.cli, laspoly.analysis.lab, laspoly.analysis.simulate; "
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'panel', 'bokeh', 'param', 'tornado', 'pandas'}))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, check=True)
+    assert out.stdout.strip() == "[]"
