@@ -178,6 +178,8 @@ class ProbabilityView(TabView):
             return
         finally:
             if run is None or self._lab_run is run:  # a run that was replaced leaves the page to its successor
+                if run is not None and not run.finished:  # this coroutine was stopped (the server is stopping)
+                    self.cancel_lab()
                 self.run_lab.disabled = False
                 self.progress.visible = False
         if run.cancelled:
