@@ -135,10 +135,10 @@ soak: $(VENV)/.test-installed
 	  PYTHONPATH=build/compiled $(BIN)/python tools/pin_game_digests.py --check; fi
 	$(BIN)/laspoly soak --games 100000 --workers 2
 
-## load: 30 concurrent dashboard sessions on one server (3 in Chromium), 3 rounds; figures in docs/reliability.md
+## load: 30 concurrent dashboard sessions on one server (3 in Chromium), 3 rounds and a 4th in which 5 run a 1,000-game lab; figures in docs/reliability.md
 load: $(VENV)/.test-installed chromium
 	mkdir -p .benchmarks
-	$(BIN)/python benchmarks/load.py --json .benchmarks/load.json
+	$(BIN)/python benchmarks/load.py --lab-sessions 5 --json .benchmarks/load.json
 
 ## lab: install the lab extra (JupyterLab, nbconvert, the dashboard) and open the lessons in JupyterLab
 lab: $(VENV)/.lab-installed

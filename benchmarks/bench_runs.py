@@ -7,7 +7,7 @@ Each is timed as its own entry point runs it, in one process (CPU time, ``time.p
 * ``tournament``: ``laspoly tournament`` of four temperaments on Las Poly, seats rotated;
 * ``soak``: ``laspoly soak``'s games (every preset, the soak's mix of temperaments, every invariant
   checked after every event);
-* ``lab``: the dashboard's lab, which plays ``play_many`` in a worker thread with the lab's default bots.
+* ``lab``: the dashboard's lab, whose worker processes play ``play_many`` with the lab's default bots.
 
 Each repeat runs every workload once per build in a fresh process, the builds alternating from repeat
 to repeat, so that other work on a shared machine weighs on both alike. Each process first walks the exact

@@ -1,6 +1,6 @@
 """Load test: 30 concurrent dashboard sessions on one server process (``make load``).
 
-    python benchmarks/load.py [--sessions 30] [--browsers 3] [--turns 60] [--rounds 3] [--json FILE]
+    python benchmarks/load.py [--sessions 30] [--browsers 3] [--turns 60] [--rounds 3] [--lab-sessions 5] [--json FILE]
 
 Starts ``benchmarks/load_server.py`` (``laspoly serve``'s app plus a
 ``/load-stats`` page) on loopback in a subprocess, with a throw-away SQLite
@@ -15,6 +15,14 @@ database, and in each round opens ``--sessions`` sessions at once:
   exactly as a person does, and the round lasts until every session has
   seen ``--turns`` turns go by;
 * sessions open one a second (``--stagger``), as a class arrives, and all run together.
+
+With ``--lab-sessions N`` one more round follows, the lab round: the same, but
+``N`` of the seats (Bokeh clients) also open the Probability tab a few seconds
+after their autoplay starts, run a ``--lab-games`` lab (1,000 by default) and
+go back to the game; the round lasts until every lab has finished as well.
+The labs are played in the server's shared pool of worker processes, so the
+games on the server's loop should not slow down; the round reports how long
+each lab took.
 
 It reports the step latency (from the moment an autoplay step was due to the
 end of its server update, for every step of every session, p50 and p95), the
@@ -49,6 +57,7 @@ from laspoly.analysis.stats import percentile
 
 ROOT = Path(__file__).resolve().parent
 TURN = re.compile(r"Round \d+ \(turn (\d+)\)")
+LAB_DONE = re.compile(r"(\d+) games, seats rotated")
 
 
 def free_port() -> int:
@@ -101,9 +110,13 @@ class LightClient(threading.Thread):
     slider and toggle models; every session records the turn in its status line.
     """
 
-    def __init__(self, url: str, query: str, drive: bool, speed: float) -> None:
+    def __init__(self, url: str, query: str, drive: bool, speed: float, lab_games: int = 0, lab_after: float = 3.0) -> None:
         super().__init__(daemon=True)
         self.url, self.args, self.drive, self.speed = url, query_args(query), drive, speed
+        self.lab_games, self.lab_after = lab_games, lab_after
+        self.lab_clicked: float | None = None  # when "Run lab" was clicked, on the monotonic clock
+        self.lab_done: float | None = None  # when the lab's result reached the page
+        self._lab_state = "off" if not lab_games else "waiting"  # waiting -> opening -> clicked -> done
         self.turns: list[tuple[float, int]] = []
         self.errors: list[str] = []
         self.session: Any = None
@@ -136,6 +149,9 @@ class LightClient(threading.Thread):
                     super()._handle_patch(message)
                     client._look_for_controls()
                     return
+                if client._lab_state == "opening":  # the Probability tab is arriving: its lab's controls are wanted
+                    super()._handle_patch(message)
+                    client._look_for_lab()
                 for event in message.content.get("events", []):
                     if event.get("kind") == "ModelChanged" and event.get("attr") == "text":
                         client._seen(str(event.get("new")))
@@ -170,6 +186,8 @@ class LightClient(threading.Thread):
             return
         self.built.set()
         self._seen(str(status.text))
+        if self.lab_games:
+            self.session._connection._loop.call_later(self.lab_after, self._open_lab)
         if self.drive:
             def start() -> None:  # from inside the client's loop, as a page's clicks arrive
                 slider.value = self.speed
@@ -177,10 +195,47 @@ class LightClient(threading.Thread):
 
             self.session._connection._loop.call_later(0.5, start)
 
+    def _open_lab(self) -> None:
+        """Show the Probability tab, as a person clicks it; its lab's controls arrive in the next patches."""
+        from bokeh.models import Tabs
+
+        tabs = next(iter(self.session.document.select({"type": Tabs})), None)
+        index = next((k for k, t in enumerate(tabs.tabs) if t.title == "Probability"), None) if tabs is not None else None
+        if index is None:
+            self.errors.append("the lab: no Probability tab")
+            return
+        self._lab_state = "opening"
+        self._tabs = tabs
+        tabs.active = index
+        self._look_for_lab()
+
+    def _look_for_lab(self) -> None:
+        """Once the lab's game box and button are there: ask for ``lab_games`` games, click "Run lab", back to Play."""
+        from bokeh.events import ButtonClick
+        from bokeh.models import Spinner
+
+        doc = self.session.document
+        games = next((m for m in doc.select({"type": Spinner}) if m.title == "Games"), None)
+        button = next((m for m in doc.models if type(m).__name__ == "Button" and getattr(m, "label", "") == "Run lab"), None)
+        if self._lab_state != "opening" or games is None or button is None:
+            return
+        self._lab_state = "clicked"
+        games.value = self.lab_games
+
+        def click() -> None:  # after the new value has reached the server, as a person's typing comes before the click
+            self.lab_clicked = time.monotonic()
+            doc.callbacks.send_event(ButtonClick(button))
+            self._tabs.active = 0  # back to the game: its status line is what the load test reads
+
+        self.session._connection._loop.call_later(0.3, click)
+
     def _seen(self, text: str) -> None:
         found = TURN.search(text)
         if found:
             self.turns.append((time.monotonic(), int(found.group(1))))
+        elif self._lab_state == "clicked" and LAB_DONE.search(text):
+            self._lab_state = "done"
+            self.lab_done = time.monotonic()
 
     def stop(self) -> None:
         self.stopping = True
@@ -239,8 +294,11 @@ def played(turns: list[tuple[float, int]]) -> int:
     return turns[-1][1] - turns[0][1] if turns else 0
 
 
-def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser: Any) -> dict[str, Any]:
-    """One round: open every session, autoplay until each seat has played ``--turns`` turns, close, clean up."""
+def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser: Any, labs: int = 0) -> dict[str, Any]:
+    """One round: open every session, autoplay until each seat has played ``--turns`` turns, close, clean up.
+
+    With ``labs``, that many seats of Bokeh clients also run a ``--lab-games`` lab during play.
+    """
     shared = max(1, args.sessions // 8)  # shared rooms: a seat plus a spectator each
     solo = args.sessions - 2 * shared
     rooms = make_rooms(db_url, solo + shared, seed=1000 * k)
@@ -256,7 +314,9 @@ def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser:
     for q, drive in browser_plan:
         pages.append(BrowserClient(browser, base, q, drive, args.speed))
         time.sleep(args.stagger)
-    lights = [LightClient(base, q, drive, args.speed) for q, drive in light_plan]
+    lab_seats = [p for p in light_plan if p[1]][:labs]
+    lights = [LightClient(base, q, drive, args.speed, lab_games=args.lab_games if (q, drive) in lab_seats else 0)
+              for q, drive in light_plan]
     for c in lights:
         c.start()
         time.sleep(args.stagger)
@@ -271,7 +331,7 @@ def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser:
         for p in pages:
             p.look()
         peak = max(peak, get_stats(base, since=10**9, collect=False)["rss_mb"])
-        if all(played(c.turns) >= args.turns for c in [*lights, *pages]):
+        if all(played(c.turns) >= args.turns for c in [*lights, *pages]) and all(c.lab_done for c in lights if c.lab_games):
             break
     during = get_stats(base, since=tick0, collect=False)
     for c in lights:
@@ -293,6 +353,10 @@ def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser:
     clients = [*lights, *pages]
     errors = [e for c in clients for e in c.errors] + during["errors"][len(before["errors"]):]
     short = sum(1 for c in clients if played(c.turns) < args.turns)
+    lab_clients = [c for c in lights if c.lab_games]
+    lab_s = sorted(round(c.lab_done - c.lab_clicked, 1) for c in lab_clients if c.lab_done and c.lab_clicked)
+    unfinished = len(lab_clients) - len(lab_s)
+    errors += [f"a {args.lab_games}-game lab did not finish"] * unfinished
     return {
         "round": k + 1, "sessions": len(clients), "browsers": len(pages), "shared_rooms": shared,
         "open_s": round(opened, 1), "steps": len(ms),
@@ -302,6 +366,7 @@ def run_round(k: int, args: argparse.Namespace, base: str, db_url: str, browser:
         "arriving_p95_ms": quantile_ms(arriving, 0.95), "steps_over_1s": sum(1 for v in ms if v > 1000),
         "min_turns": min((played(c.turns) for c in clients), default=0), "short_sessions": short,
         "errors": len(errors) + short, "error_samples": errors[:5],
+        "labs": len(lab_clients), "lab_games": args.lab_games if lab_clients else 0, "lab_s": lab_s,
         "rss_before_mb": round(before["rss_mb"], 1), "rss_peak_mb": round(peak, 1), "rss_after_mb": round(after["rss_mb"], 1),
         "models": after["models"] - before["models"], "models_alive_after": after["alive"],
     }
@@ -320,10 +385,15 @@ def main() -> int:
     parser.add_argument("--speed", type=float, default=1.0, help="autoplay pace, turns per second")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--stagger", type=float, default=1.0, help="seconds between two sessions opening")
+    parser.add_argument("--lab-sessions", type=int, default=0,
+                        help="add a round in which this many seats also run a lab during play (make load: 5)")
+    parser.add_argument("--lab-games", type=int, default=1000, help="games of each lab in the lab round")
     parser.add_argument("--json", help="also write the results to this file")
     args = parser.parse_args()
     if not 0 <= args.browsers <= 3 or args.sessions < 4:
         parser.error("use 0-3 browsers and at least 4 sessions")
+    if not 0 <= args.lab_sessions <= args.sessions - 8 or not 4 <= args.lab_games <= 5000:
+        parser.error("use at most sessions - 8 lab sessions, of 4 to 5000 games each")
     print(f"machine: {machine()}", flush=True)
     port = free_port()
     base = f"http://127.0.0.1:{port}/"
@@ -344,8 +414,9 @@ def main() -> int:
 
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS) if args.browsers else None
-                for k in range(args.rounds):
-                    r = run_round(k, args, base, db_url, browser)
+                for k in range(args.rounds + (1 if args.lab_sessions else 0)):
+                    labs = args.lab_sessions if k == args.rounds else 0  # the lab round comes last
+                    r = run_round(k, args, base, db_url, browser, labs=labs)
                     results.append(r)
                     print(json.dumps(r), flush=True)
                 if browser is not None:
@@ -355,10 +426,11 @@ def main() -> int:
             server.wait(30)
     ok = all(r["p95_ms"] is not None and r["p95_ms"] < 250 and r["errors"] == 0 and r["models_alive_after"] == 0 for r in results)
     print(f"{'round':>5} {'sessions':>8} {'steps':>6} {'p50 ms':>7} {'p95 ms':>7} {'errors':>6} "
-          f"{'MB before':>9} {'MB peak':>8} {'MB after':>8} {'models alive':>12}")
+          f"{'MB before':>9} {'MB peak':>8} {'MB after':>8} {'models alive':>12}  labs")
     for r in results:
+        labs = f"{r['labs']} x {r['lab_games']} games, {min(r['lab_s'], default=0)}-{max(r['lab_s'], default=0)} s" if r["labs"] else "-"
         print(f"{r['round']:>5} {r['sessions']:>8} {r['steps']:>6} {r['p50_ms']:>7} {r['p95_ms']:>7} {r['errors']:>6} "
-              f"{r['rss_before_mb']:>9} {r['rss_peak_mb']:>8} {r['rss_after_mb']:>8} {r['models_alive_after']:>5} of {r['models']}")
+              f"{r['rss_before_mb']:>9} {r['rss_peak_mb']:>8} {r['rss_after_mb']:>8} {r['models_alive_after']:>5} of {r['models']}  {labs}")
     print("goals (p95 < 250 ms, 0 errors, every closed model collected): " + ("met" if ok else "MISSED"))
     if args.json:
         Path(args.json).write_text(json.dumps({"machine": machine(), "args": vars(args), "rounds": results}, indent=2))

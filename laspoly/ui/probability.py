@@ -12,11 +12,12 @@ import param
 from bokeh.models import ColumnDataSource, Whisker
 from bokeh.plotting import figure
 
+from laspoly.analysis.lab import LAB_MAX_GAMES, LAB_MIN_GAMES, LabPool, LabRequestError, LabRun, check_lab_request, shared_pool
 from laspoly.analysis.markov import markov
-from laspoly.analysis.simulate import Spec, play_many
+from laspoly.analysis.simulate import Spec
 from laspoly.analysis.stats import wilson
 from laspoly.bots.registry import TEMPERAMENTS
-from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, TabView, assign, esc, words
+from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, TabView, assign, esc, is_served, words
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 from laspoly.ui.odds import board_overlay
@@ -40,7 +41,8 @@ class ProbabilityView(TabView):
         self.dice_fig = pn.pane.Bokeh(fig, sizing_mode="stretch_width")
         self.dice_chart = fig
         self.heat_note = pn.pane.HTML()
-        self.games = pn.widgets.IntInput(value=100, start=4, end=5000, step=50, width=120, stylesheets=[FOCUS_CSS])
+        self.games = pn.widgets.IntInput(value=100, start=LAB_MIN_GAMES, end=LAB_MAX_GAMES, step=50, width=120,
+                                         stylesheets=[FOCUS_CSS])
         self.lab_bots = pn.widgets.MultiChoice(options=list(TEMPERAMENTS), value=["dealer", "shark", "hotelier", "industrialist"], width=360,
                                                stylesheets=[FOCUS_CSS])
         self.run_lab = pn.widgets.Button(color="primary", stylesheets=[BUTTON_CSS])
@@ -63,6 +65,11 @@ class ProbabilityView(TabView):
         self.lab_bots.param.watch(lambda *_: self._word(), "value")  # the empty chart names the bots chosen
         self._chain_key: tuple[str, str] | None = None
         self._chain: list[float] = []
+        self._lab_owner = object()  # this page's place in the server's lab queue
+        self._lab_pool: LabPool | None = None
+        self._lab_run: LabRun | None = None
+        if is_served():  # a closed page's lab stops: its queued games are dropped
+            pn.state.on_session_destroyed(lambda _ctx: self.cancel_lab())
         self.refresh()
         self.panel = pn.Column(self.heat_toggle, self.heat_note, self.dice_fig, self.lab_title,
                                pn.FlexBox(self.games, self.lab_bots, self.run_lab, flex_wrap="wrap", align_items="flex-end"),
@@ -123,38 +130,67 @@ class ProbabilityView(TabView):
             self.heat_note.object = ""
 
     async def _lab(self, _: Any) -> None:
-        """Simulate games in a worker thread, chunk by chunk, so the page keeps answering.
+        """Play the lab's games in the server's shared lab pool, chunk by chunk, so every page keeps answering.
 
-        Panel runs this coroutine without the page's document lock.  Panel's own
-        widgets (the button, the progress bar) may change here; the charts'
-        Bokeh sources may not, so the result is drawn in a callback that Panel
-        schedules under the lock (``pn.state.execute``).
+        The games are played in worker processes (:mod:`laspoly.analysis.lab`),
+        queued fairly with other pages' labs; this coroutine only waits for news
+        of each chunk, and moves the progress bar.  Panel runs it without the
+        page's document lock.  Panel's own widgets (the button, the progress bar)
+        may change here; the charts' Bokeh sources may not, so the result is
+        drawn in a callback that Panel schedules under the lock
+        (``pn.state.execute``).  A new run replaces the page's previous one.
         """
         bots = tuple(self.lab_bots.value)
         if len(bots) < 2:
             self.lab_note.object = f"<p>{esc(self.model.t('prob.two_bots'))}</p>"
             return
-        games = int(self.games.value or 0)
+        try:  # the page's game box stops at its range, but a page's JavaScript can send anything
+            games, bots = check_lab_request(self.games.value, bots)
+        except LabRequestError as exc:
+            logging.getLogger("laspoly.ui").warning("a lab run was refused: %s", exc)
+            self.lab_note.object = f"<p>{esc(self.model.t('lab.refused', low=LAB_MIN_GAMES, high=LAB_MAX_GAMES))}</p>"
+            return
         g = self.model.game
         spec = Spec(g.preset.id, dict(g.setup["rules"]), bots, seed=g.setup["seed"], rotate=True)
+        loop = asyncio.get_running_loop()
+        news: asyncio.Queue[None] = asyncio.Queue()
+
+        def tell(_run: LabRun) -> None:  # called from the pool's thread: wake this coroutine on its own loop
+            try:
+                loop.call_soon_threadsafe(news.put_nowait, None)
+            except RuntimeError:  # the loop has closed (the server is stopping)
+                pass
+
         self.run_lab.disabled = True
         self.progress.visible, self.progress.value = True, 0
-        loop = asyncio.get_running_loop()
-        records: list[Any] = []
-        step = max(1, games // 20)
+        run: LabRun | None = None
         try:
-            for start in range(0, games, step):
-                part = await loop.run_in_executor(None, play_many, spec, list(range(start, min(games, start + step))))
-                records += part
-                self.progress.value = int(100 * len(records) / games)
+            self._lab_pool = shared_pool()
+            run = self._lab_run = self._lab_pool.start(self._lab_owner, spec, games, on_update=tell)
+            while not run.finished:
+                await news.get()
+                self.progress.value = int(100 * run.done / games)
+            if run.error is not None:
+                raise run.error
         except Exception as exc:  # a failed simulation is reported on the page; the lab stays usable
             logging.getLogger("laspoly.ui").exception("the lab failed")
             self.lab_note.object = f"<p>{esc(tr('lab.failed', self.model.lang, error=type(exc).__name__))}</p>"
             return
         finally:
-            self.run_lab.disabled = False
-            self.progress.visible = False
+            if run is None or self._lab_run is run:  # a run that was replaced leaves the page to its successor
+                if run is not None and not run.finished:  # this coroutine was stopped (the server is stopping)
+                    self.cancel_lab()
+                self.run_lab.disabled = False
+                self.progress.visible = False
+        if run.cancelled:
+            return
+        records = run.records
         pn.state.execute(lambda: self._show_lab(bots, records), schedule=True)
+
+    def cancel_lab(self) -> None:
+        """Stop this page's lab, if one runs: its queued games are dropped (the page closed, or it starts another)."""
+        if self._lab_pool is not None:
+            self._lab_pool.cancel(self._lab_owner)
 
     def _show_lab(self, bots: tuple[str, ...], records: list[Any]) -> None:
         """Draw the lab's win rates and game lengths (changes Bokeh sources: call it under the document's lock)."""
