@@ -134,9 +134,17 @@ load: $(VENV)/.test-installed chromium
 	mkdir -p .benchmarks
 	$(BIN)/python benchmarks/load.py --json .benchmarks/load.json
 
-## lab: install the light lab extra (JupyterLab, nbconvert) and open the lessons in JupyterLab
+## lab: install the light lab extra (JupyterLab, nbconvert) and open the lessons in JupyterLab, offline, from
+##      copies in .lab/ (the tracked lessons stay as committed; delete .lab/ for fresh copies)
+# JupyterLab autosaves every open notebook with its outputs, so opening notebooks/ itself would write outputs
+# into the tracked teacher lessons: the lessons are copied into .lab/ (ignored by git), a copy replaced only when
+# its lesson is newer, so a teacher's own edits there survive. PANEL_INLINE puts Bokeh's and Panel's JavaScript
+# into the notebook, so dashboards and figures show with no network, as in make lessons.
 lab: $(VENV)/.lab-installed
-	$(BIN)/jupyter lab notebooks $$([ "$$(id -u)" = "0" ] && echo --allow-root)
+	mkdir -p .lab/student
+	cp -u notebooks/[0-9][0-9]_*.ipynb .lab/
+	cp -u notebooks/student/*.ipynb .lab/student/
+	cd .lab && PANEL_INLINE=true ../$(BIN)/jupyter lab $$([ "$$(id -u)" = "0" ] && echo --allow-root)
 
 ## lessons: run each lesson (teacher version) and write it with its outputs as HTML to docs/lessons/
 lessons: $(VENV)/.lab-installed
