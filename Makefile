@@ -146,13 +146,11 @@ lab: $(VENV)/.lab-installed
 	cp -u notebooks/student/*.ipynb .lab/student/
 	cd .lab && PANEL_INLINE=true ../$(BIN)/jupyter lab $$([ "$$(id -u)" = "0" ] && echo --allow-root)
 
-## lessons: run each lesson (teacher version) and write it with its outputs as HTML to docs/lessons/
+## lessons: run each lesson (teacher version) and write it with its outputs as HTML to docs/lessons/, offline:
+##          Bokeh's and Panel's JavaScript inlined, MathJax copied beside the pages from a package
 lessons: $(VENV)/.lab-installed
-	mkdir -p docs/lessons
-	@# PANEL_INLINE puts Bokeh's and Panel's JavaScript into each page, so its figures show without a network
-	PANEL_INLINE=true $(BIN)/jupyter nbconvert --to html --execute --ExecutePreprocessor.timeout=600 \
-	  --output-dir docs/lessons notebooks/*.ipynb
-	@echo "The lessons are in docs/lessons/ (open the .html files in a browser)"
+	$(BIN)/python tools/render_lessons.py --out docs/lessons
+	@echo "The lessons are in docs/lessons/ (open the .html files in a browser; the folder works offline)"
 
 ## bench: speed figures (median of repeated runs); the engine's and the long runs' (simulate, tournament, soak,
 ##        lab) on both builds when gcc can build the compiled one
