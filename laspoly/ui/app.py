@@ -25,6 +25,7 @@ from laspoly.table import PERSON
 from laspoly.ui.board import BoardFigure
 from laspoly.ui.common import BUTTON_CSS, LANGUAGES, TabView, esc
 from laspoly.ui.common import is_served as _serving
+from laspoly.ui.comms import guard_comm_stdout
 from laspoly.ui.controls import ControlsView
 from laspoly.ui.demonstrations import DemonstrationsView
 from laspoly.ui.guessing import GuessView
@@ -80,6 +81,8 @@ class Dashboard(Viewer):
         m = self.model
         if _serving():  # every view's redraw after a step reaches the page as one message (a notebook keeps Panel's own)
             m.redraw_batch = pn.io.hold
+        else:  # in a notebook, overlapping comm messages must not leave the kernel's print swapped out
+            guard_comm_stdout()
         self._board: BoardFigure | None = None  # made when first drawn: on a served page, in its own piece
         self._controls: ControlsView | None = None  # made when first read: on a served page, in the first piece
         self.card = CardView(model=m)
