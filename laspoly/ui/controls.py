@@ -27,6 +27,7 @@ from laspoly.ui.common import (
     assign,
     esc,
     guarded,
+    is_served,
     player_badge,
     player_glyph,
 )
@@ -96,7 +97,7 @@ class ControlsView(Viewer):
         self.trade_why = LiveHTML(sizing_mode="stretch_width")
         # room for a few reasons, so the cards below stay put as the reasons change from step to step
         self.why = LiveHTML(sizing_mode="stretch_width", min_height=WHY_HEIGHT, styles={"font-size": "0.85em", "color": "#444"})
-        self.keys = KeyShortcuts(sizing_mode="stretch_width")
+        self.keys = KeyShortcuts(sizing_mode="stretch_width", scoped=not is_served())  # a notebook: keys only in this dashboard
         #: Lesson mode: the stakes of the turn's decision (buy, prison) and of building on the chosen street, in numbers.
         self.stakes = LiveHTML(sizing_mode="stretch_width", styles={"font-size": "0.9em", "color": "#08306b"})
         self.build_stakes = LiveHTML(sizing_mode="stretch_width", styles={"font-size": "0.9em", "color": "#08306b"})
