@@ -100,7 +100,16 @@ def test_lesson_01_runs_and_draws_its_figures_offline_in_jupyterlab(lab: str, pa
     page.set_viewport_size({"width": 1300, "height": 1000})
     _run_all(page, lab, "01_two_dice.ipynb")
     page.wait_for_function(f"() => ({DRAWN_CANVASES})() >= 4", timeout=120_000)
-    assert "Correct!" not in _printed(page, "check('01.2', ...)")  # the checks answer in the kernel
+    assert "Not answered yet" in _printed(page, "check('01.2', ...)")  # the checks answer in the kernel
+    # the live plot: the player's value moves the line and the title
+    live = page.locator(".jp-CodeCell", has_text="live_source = ColumnDataSource").locator(".jp-OutputArea-output canvas").first
+    live.scroll_into_view_if_needed()
+    before = live.screenshot()
+    _printed(page, "player.value = 300")
+    deadline = time.monotonic() + 60
+    while live.screenshot() == before:
+        assert time.monotonic() < deadline, "the live plot did not move"
+        page.wait_for_timeout(200)
     page.screenshot(path=str(ROOT / "test-output" / "jupyterlab_lesson_01.png"))
 
 
