@@ -131,7 +131,7 @@ def test_lesson_05_dashboard_takes_a_click_during_run_all_and_command_mode_keys_
     board = page.locator(".jp-OutputArea-output", has=roll).locator("canvas").first  # the board, drawn by Bokeh
     board.wait_for(timeout=240_000)
     before = board.screenshot()
-    roll.click()
+    roll.click(timeout=120_000)  # the page is busy while the later cells run and draw
     _ran(page)
     page.wait_for_function(f"() => ({DRAWN_CANVASES})() >= 2", timeout=120_000)
     assert _printed(page, "print(any(type(e).__name__ == 'Rolled' for e in m.game.log))") == "True\n", \
@@ -144,8 +144,9 @@ def test_lesson_05_dashboard_takes_a_click_during_run_all_and_command_mode_keys_
     page.screenshot(path=str(ROOT / "test-output" / "jupyterlab_lesson_05.png"))
 
     # command mode, the focus on a cell and not in the dashboard: r is JupyterLab's, not the dashboard's
-    page.locator(".jp-Cell").first.click()
-    page.keyboard.press("Escape")
+    page.evaluate(f"() => {{ const nb = {NOTEBOOK}.content; nb.activeCellIndex = 0; nb.mode = 'command';"
+                  " nb.activeCell.node.focus(); }")
+    page.wait_for_function(f"() => {NOTEBOOK}.content.mode === 'command'")
     logged = int(_printed(page, "print(len(m.game.log))"))
     page.keyboard.press("r")
     page.wait_for_function(f"() => {NOTEBOOK}.content.activeCell.model.type === 'raw'", timeout=30_000)
