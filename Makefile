@@ -140,17 +140,23 @@ load: $(VENV)/.test-installed chromium
 	mkdir -p .benchmarks
 	$(BIN)/python benchmarks/load.py --lab-sessions 5 --json .benchmarks/load.json
 
-## lab: install the lab extra (JupyterLab, nbconvert, the dashboard) and open the lessons in JupyterLab
+## lab: install the lab extra (JupyterLab, nbconvert, the dashboard) and open the lessons in JupyterLab, offline, from
+##      copies in .lab/ (the tracked lessons stay as committed; delete .lab/ for fresh copies)
+# JupyterLab autosaves every open notebook with its outputs, so opening notebooks/ itself would write outputs
+# into the tracked teacher lessons: the lessons are copied into .lab/ (ignored by git), a copy replaced only when
+# its lesson is newer, so a teacher's own edits there survive. PANEL_INLINE puts Bokeh's and Panel's JavaScript
+# into the notebook, so dashboards and figures show with no network, as in make lessons.
 lab: $(VENV)/.lab-installed
-	$(BIN)/jupyter lab notebooks $$([ "$$(id -u)" = "0" ] && echo --allow-root)
+	mkdir -p .lab/student
+	cp -u notebooks/[0-9][0-9]_*.ipynb .lab/
+	cp -u notebooks/student/*.ipynb .lab/student/
+	cd .lab && PANEL_INLINE=true ../$(BIN)/jupyter lab $$([ "$$(id -u)" = "0" ] && echo --allow-root)
 
-## lessons: run each lesson (teacher version) and write it with its outputs as HTML to docs/lessons/
+## lessons: run each lesson (teacher version) and write it with its outputs as HTML to docs/lessons/, offline:
+##          Bokeh's and Panel's JavaScript inlined, MathJax copied beside the pages from a package
 lessons: $(VENV)/.lab-installed
-	mkdir -p docs/lessons
-	@# PANEL_INLINE puts Bokeh's and Panel's JavaScript into each page, so its figures show without a network
-	PANEL_INLINE=true $(BIN)/jupyter nbconvert --to html --execute --ExecutePreprocessor.timeout=600 \
-	  --output-dir docs/lessons notebooks/*.ipynb
-	@echo "The lessons are in docs/lessons/ (open the .html files in a browser)"
+	$(BIN)/python tools/render_lessons.py --out docs/lessons
+	@echo "The lessons are in docs/lessons/ (open the .html files in a browser; the folder works offline)"
 
 ## bench: speed figures (median of repeated runs); the engine's and the long runs' (simulate, tournament, soak,
 ##        lab) on both builds when gcc can build the compiled one; `make bench PEER=path/to/a/checkout` of

@@ -26,6 +26,7 @@ from laspoly.store import Store, StoreError, default_url, open_store
 from laspoly.ui.board import BoardFigure
 from laspoly.ui.common import BUTTON_CSS, LANGUAGES, PHONE, PHONE_SIDEWAYS, TabView, esc
 from laspoly.ui.common import is_served as _serving
+from laspoly.ui.comms import guard_comm_stdout
 from laspoly.ui.controls import ControlsView
 from laspoly.ui.demonstrations import DemonstrationsView
 from laspoly.ui.guessing import GuessView
@@ -87,6 +88,8 @@ class Dashboard(Viewer):
         m = self.model
         if _serving():  # every view's redraw after a step reaches the page as one message (a notebook keeps Panel's own)
             m.redraw_batch = pn.io.hold
+        else:  # in a notebook, overlapping comm messages must not leave the kernel's print swapped out
+            guard_comm_stdout()
         self._board: BoardFigure | None = None  # made when first drawn: on a served page, in its own piece
         self._controls: ControlsView | None = None  # made when first read: on a served page, in the first piece
         self.card = CardView(model=m)

@@ -175,11 +175,16 @@ class KeyShortcuts(ReactiveHTML):
     A key typed into a text box, a number box or a list is not a shortcut, nor
     one held with Ctrl, Alt or Cmd.  The widgets live in shadow roots, so the
     element typed into is the first of the event's composed path.
+
+    ``scoped`` (a dashboard in a notebook): a key is a shortcut only when the focus is inside this component's own
+    output (its outermost element, found through the shadow roots), never page-wide, and a key it takes stops
+    there, so JupyterLab's command mode (where ``r`` makes a cell Raw) and other dashboards never see it.
     """
 
     hint = param.String(default="", doc="The shortcuts in words, shown on the page.")
     keys = param.List(default=["r", "e", "n"], doc="The keys that are shortcuts (lower case).")
     press = param.String(default="", doc="The last shortcut pressed and when, so that pressing a key twice is two changes.")
+    scoped = param.Boolean(default=False, doc="Keys act only with the focus inside this component's output (a notebook).")
 
     _template = '<div id="hint" class="lp-keys" style="font-size:0.85em;color:#444">${hint}</div>'
 
@@ -191,9 +196,19 @@ class KeyShortcuts(ReactiveHTML):
               if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
               const key = (e.key || '').toLowerCase();
               if (!data.keys.includes(key)) return;
+              if (data.scoped) {
+                // this output's outermost element, out of each shadow root to its host (found now: at render the
+                // element is not in the page yet); a key pressed with the focus elsewhere is not this output's
+                let root = view.el;
+                while (root && root.getRootNode() instanceof ShadowRoot) root = root.getRootNode().host;
+                if (!root || !e.composedPath().includes(root)) return;
+                e.stopPropagation();  // heard first (capture, on the document), so the page's own keys never see it
+                e.preventDefault();
+              }
               data.press = key + ' ' + Date.now();
             };
-            document.addEventListener('keydown', state.onkey);
+            state.capture = !!data.scoped;
+            document.addEventListener('keydown', state.onkey, state.capture);
         """,
-        "remove": "document.removeEventListener('keydown', state.onkey);",
+        "remove": "document.removeEventListener('keydown', state.onkey, state.capture);",
     }

@@ -31,6 +31,7 @@ from laspoly.ui.common import (
     assign,
     esc,
     guarded,
+    is_served,
     player_badge,
     player_glyph,
 )
@@ -103,7 +104,8 @@ class ControlsView(Viewer):
         self.trade_why = LiveHTML(sizing_mode="stretch_width")
         # room for a few reasons, so the cards below stay put as the reasons change from step to step
         self.why = LiveHTML(sizing_mode="stretch_width", min_height=WHY_HEIGHT, styles={"font-size": "0.85em", "color": "#444"})
-        self.keys = KeyShortcuts(sizing_mode="stretch_width", stylesheets=[NOT_ON_PHONES])  # a phone has no keys
+        # a phone has no keys; in a notebook the keys act only inside this dashboard
+        self.keys = KeyShortcuts(sizing_mode="stretch_width", stylesheets=[NOT_ON_PHONES], scoped=not is_served())
         #: Lesson mode: the stakes of the turn's decision (buy, prison) and of building on the chosen street, in numbers.
         self.stakes = LiveHTML(sizing_mode="stretch_width", styles={"font-size": "0.9em", "color": "#08306b"})
         self.build_stakes = LiveHTML(sizing_mode="stretch_width", styles={"font-size": "0.9em", "color": "#08306b"})

@@ -161,8 +161,9 @@ class LogView(Viewer):
     def refresh(self) -> None:
         """Show the last events."""
         lines = self._log_lines(120)
+        # padding-left leaves room for a three-digit number: 1.5em clipped the numbers from entry 10 on
         assign(self.title, object=f"<h3 style='margin:4px 0'>{esc(self.model.t('log.title'))}</h3>")
-        self.pane.object = "<ol class='lp-log' style='margin:0;padding-left:1.5em;font-size:0.9em'>" + "".join(
+        self.pane.object = "<ol class='lp-log' style='margin:0;padding-left:2.6em;font-size:0.9em'>" + "".join(
             f"<li>{esc(t)}</li>" for t in lines[::-1]) + "</ol>"
 
     def __panel__(self) -> pn.viewable.Viewable:
