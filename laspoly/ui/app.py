@@ -7,6 +7,7 @@ browsers never share a game.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import os
@@ -20,6 +21,7 @@ from panel.viewable import Viewer
 
 from laspoly.classes import ClassData, find_class, open_class
 from laspoly.errors import SetupError
+from laspoly.joining import join_class
 from laspoly.limits import CLASS_JOINS, SESSIONS, client_limited
 from laspoly.rooms import join_room, new_owner_key, open_room, owner_link, unplayed_page
 from laspoly.store import Store, StoreError, default_url, open_store
@@ -441,7 +443,7 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
             note = tr("class.unknown", "en", reason=str(exc))
         else:  # the student link: a name first, then the game (stored in the class when joined)
             seed, _ = _asked_seed()
-            return JoinView(store, record, Dashboard, seed=seed, lesson=_lesson())
+            return JoinView(record, functools.partial(join_class, store, record.code), Dashboard, seed=seed, lesson=_lesson())
     if me and not room:
         logging.getLogger("laspoly.rooms").warning("refused: an owner key in an address without its game: a new key is made")
     me = new_owner_key()  # never one from the address: a chosen or handed-on key would share this browser's games

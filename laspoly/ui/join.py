@@ -18,12 +18,12 @@ import panel as pn
 import param
 from panel.viewable import Viewer
 
-from laspoly.classes import ClassRecord, class_names
+from laspoly.classes import ClassRecord
 from laspoly.engine.game import Game
 from laspoly.engine.state import MAX_NAME, clean_name, name_key
 from laspoly.errors import LaspolyError
-from laspoly.rooms import new_owner_key, open_room, owner_link
-from laspoly.store import Store
+from laspoly.joining import NameTaken
+from laspoly.rooms import RoomTable, owner_link
 from laspoly.table import PERSON, default_seats
 from laspoly.ui.common import BUTTON_CSS, esc
 from laspoly.ui.i18n import tr
@@ -52,10 +52,12 @@ class JoinView(Viewer):
 
     lang = param.Selector(default="en", objects=["en", "es"])
 
-    def __init__(self, store: Store, record: ClassRecord, open_game: Callable[[GameModel], Any], *,
-                 seed: int | None = None, lesson: bool = False, **params: Any) -> None:
+    def __init__(self, record: ClassRecord, joiner: Callable[[Game, list[str], str], RoomTable],
+                 open_game: Callable[[GameModel], Any], *, seed: int | None = None, lesson: bool = False, **params: Any) -> None:
+        """``joiner`` stores a game in the class (:func:`laspoly.joining.join_class`, bound to the store and the class);
+        ``open_game`` makes the game's page."""
         super().__init__(**params)
-        self.store, self.record, self.open_game = store, record, open_game
+        self.record, self.joiner, self.open_game = record, joiner, open_game
         self.seed, self.lesson = seed, lesson
         #: The game's model once joined (None: the form is showing).
         self.model: GameModel | None = None
@@ -99,19 +101,18 @@ class JoinView(Viewer):
         except LaspolyError as exc:
             self._refuse(tr("join.bad_name", lang, reason=str(exc)))
             return None
-        known = class_names(self.store, self.record.code)
-        taken = next((n for n in names[:people] if name_key(n) in known), None)
-        if taken is not None:
-            self._refuse(tr("join.taken", lang, name=taken))
-            return None
         try:
             game = Game(names, seed=new_seed() if self.seed is None else self.seed, max_rounds=DEFAULT_MAX_ROUNDS)
         except LaspolyError as exc:
             self._refuse(tr("join.bad_name", lang, reason=str(exc)))
             return None
         seats = [PERSON] * people + default_seats(bots + 1)[1:]
-        me = new_owner_key()
-        table = open_room(self.store, game, seats, me, lang, class_code=self.record.code, stored=True)
+        try:
+            table = self.joiner(game, seats, lang)
+        except NameTaken as exc:
+            self._refuse(tr("join.taken", lang, name=exc.name))
+            return None
+        me = table.owner_key or ""
         self.model = GameModel(table=table, lang=lang, message=tr("class.joined", lang, name=self.record.name), odds=self.lesson)
         self.game_page = self.open_game(self.model)
         self.body.objects = [self.game_page]
