@@ -1,7 +1,8 @@
 """The page a class's student link opens first: a name (or a team's), and how many people play at this device.
 
 Joining makes the game, stores its room in the class at once (so the teacher's
-list shows the name before the first move) and turns the page into the game.
+list shows the name before the first move) and opens the game at its own address
+(a reload resumes it).
 A name is checked as a player's name is everywhere (1 to 40 printable
 characters, kept as text and escaped when shown) and must be new in the class:
 it is compared with the names of the people already playing there
@@ -25,7 +26,7 @@ from laspoly.errors import LaspolyError
 from laspoly.joining import NameTaken
 from laspoly.rooms import RoomTable, owner_link
 from laspoly.table import PERSON, default_seats
-from laspoly.ui.common import BUTTON_CSS, esc
+from laspoly.ui.common import BUTTON_CSS, esc, is_served
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import DEFAULT_MAX_ROUNDS, GameModel, new_seed, with_lesson
 
@@ -114,10 +115,13 @@ class JoinView(Viewer):
             return None
         me = table.owner_key or ""
         self.model = GameModel(table=table, lang=lang, message=tr("class.joined", lang, name=self.record.name), odds=self.lesson)
-        self.game_page = self.open_game(self.model)
+        query = with_lesson(owner_link(me, table.room_id), self.lesson)
+        if is_served() and pn.state.location is not None:  # the browser opens the stored game at its own address
+            pn.state.location.reload = True
+            pn.state.location.search = query
+            return self.model
+        self.game_page = self.open_game(self.model)  # a notebook or a test: the game in the form's place
         self.body.objects = [self.game_page]
-        if pn.state.location is not None:  # a reload resumes this game, not the form
-            pn.state.location.search = with_lesson(owner_link(me, table.room_id), self.lesson)
         return self.model
 
     def __panel__(self) -> pn.viewable.Viewable:
