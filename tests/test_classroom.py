@@ -246,3 +246,58 @@ def test_the_teacher_page_opened_at_localhost_shows_the_lan_links_its_qr_code_an
     expect(page.get_by_role("img", name="QR code of the class's student link").first).to_be_visible()
     expect(page.get_by_role("button", name="Copy link")).to_be_visible()
     page.context.close()
+
+
+# ------------------------------------------------------------------ links on the pages, opened at localhost
+
+
+@pytest.fixture
+def at_localhost(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A page opened at http://localhost:5006/ on a server whose LAN address is 192.0.2.10 (nothing is sent anywhere)."""
+    from laspoly.serving import LAN_ENV
+    from laspoly.ui import common
+
+    monkeypatch.setenv(LAN_ENV, "192.0.2.10")
+    monkeypatch.setattr(common, "_phone_base", lambda: phone_base("http://localhost:5006/?room=x", os.environ[LAN_ENV]))
+
+
+@pytest.mark.usefixtures("at_localhost")
+def test_the_invite_tab_opened_at_localhost_says_so_and_links_to_the_lan_address(tmp_path: Path) -> None:
+    from laspoly.engine.game import Game
+    from laspoly.rooms import open_room
+    from laspoly.ui.invite import InviteView
+    from laspoly.ui.model import GameModel
+
+    store = open_store(f"sqlite:///{tmp_path / 'rooms.db'}")
+    m = GameModel(table=open_room(store, Game(["Ana", "Ben"], seed=1), ["person", "person"], "owner-key"))
+    view = InviteView(model=m)
+    assert "This page is open at localhost" in view.intro.object and "192.0.2.10" in view.intro.object
+    shown = [text.object for text, _ in view._rows]
+    assert shown and all("http://192.0.2.10:5006/?room=" in text for text in shown) and "localhost" not in " ".join(shown)
+
+
+@pytest.mark.usefixtures("at_localhost")
+def test_the_teacher_page_shows_the_student_link_at_the_lan_address_with_its_qr_code_and_copy_button(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'rooms.db'}")
+    made = create_class(store, "6B")
+    view = TeacherView(ClassData(store, made.code, made.teacher_key), find_class(store, made.code))
+    assert f"http://192.0.2.10:5006/?class={made.code}" in view.head.object and "This page is open at localhost" in view.head.object
+    qr, copy = view.invite.objects
+    assert "<svg" in qr.object and "QR code of the class&#x27;s student link" in qr.object and copy.label == "Copy link"
+
+
+def test_a_page_opened_at_the_lan_address_needs_no_note(monkeypatch: pytest.MonkeyPatch) -> None:
+    from laspoly.serving import LAN_ENV
+    from laspoly.ui import common
+
+    monkeypatch.setenv(LAN_ENV, "192.0.2.10")
+    monkeypatch.setattr(common, "_phone_base", lambda: phone_base("http://192.0.2.10:5006/", "192.0.2.10"))
+    assert common.lan_note("en") == "" and common.base_url() == "http://192.0.2.10:5006/"
+
+
+@pytest.mark.parametrize("bad", ["not-an-ip", "::1", "192.0.2"])
+def test_a_malformed_lan_address_is_a_usage_error(bad: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from laspoly.cli import main
+
+    assert main(["serve", "--classroom", "--lan-address", bad]) == 2
+    assert "is not an IPv4 address" in capsys.readouterr().err
