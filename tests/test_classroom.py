@@ -301,3 +301,13 @@ def test_a_malformed_lan_address_is_a_usage_error(bad: str, capsys: pytest.Captu
 
     assert main(["serve", "--classroom", "--lan-address", bad]) == 2
     assert "is not an IPv4 address" in capsys.readouterr().err
+
+
+def test_the_join_form_speaks_spanish_and_the_game_joined_from_it_too(monkeypatch: pytest.MonkeyPatch, db: str) -> None:
+    made = create_class(open_store(db), "6B")
+    page = _page(monkeypatch, db, f"?class={made.code}")
+    page.language.value = "es"
+    assert "Unirse a la clase 6B" in page.head.object and page.go.label == "Unirse y jugar"
+    assert page.join("Zoe", 1, 0) is None and "de 2 a 4 jugadores" in page.message.object
+    m = page.join("Zoe", 1, 1)
+    assert m is not None and m.lang == "es"

@@ -26,7 +26,7 @@ from laspoly.errors import LaspolyError
 from laspoly.joining import NameTaken
 from laspoly.rooms import RoomTable, owner_link
 from laspoly.table import PERSON, default_seats
-from laspoly.ui.common import BUTTON_CSS, esc, is_served
+from laspoly.ui.common import BUTTON_CSS, LANGUAGES, esc, is_served
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import DEFAULT_MAX_ROUNDS, GameModel, new_seed, with_lesson
 
@@ -73,9 +73,21 @@ class JoinView(Viewer):
         self.go.on_click(lambda _: self.submit())
         self.name_input.param.watch(lambda _: self.submit(), "enter_pressed")
         self.message = pn.pane.HTML(sizing_mode="stretch_width")
-        self.head.object = (f"<h2>{esc(tr('join.head', lang, name=record.name))}</h2>"
+        self.language = pn.widgets.RadioButtonGroup(options=LANGUAGES, value=lang, width=200, stylesheets=[BUTTON_CSS])
+        self.language.param.watch(lambda e: setattr(self, "lang", e.new), "value")
+        self.param.watch(lambda *_: self._words(), "lang")
+        self._words()
+        self.body = pn.Column(pn.Row(pn.HSpacer(), self.language), self.head, self.name_input, pn.Row(self.people, self.bots),
+                              self.go, self.message, sizing_mode="stretch_width")
+
+    def _words(self) -> None:
+        """The form's words in the page's language."""
+        lang = self.lang
+        self.head.object = (f"<h2>{esc(tr('join.head', lang, name=self.record.name))}</h2>"
                             f"<p>{esc(tr('join.help', lang))}</p>")
-        self.body = pn.Column(self.head, self.name_input, pn.Row(self.people, self.bots), self.go, self.message, sizing_mode="stretch_width")
+        self.name_input.label, self.people.label = tr("join.name", lang), tr("join.people", lang)
+        self.bots.label, self.go.label = tr("join.bots", lang), tr("join.go", lang)
+        self.message.object = ""
 
     def _refuse(self, text: str) -> None:
         self.message.object = f"<p role='alert' style='color:#b00020'><b>{esc(text)}</b></p>"
