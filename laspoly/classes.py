@@ -38,14 +38,14 @@ from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.actions import action_from_dict
 from laspoly.engine.game import Game
-from laspoly.engine.state import clean_name
+from laspoly.engine.state import clean_name, name_key
 from laspoly.errors import LaspolyError
 from laspoly.record import replay
 from laspoly.roomlog import undo_keep
 from laspoly.store import ClassRecord, Store, StoreError, token
 
 __all__ = ["ClassData", "ClassRecord", "NewClass", "RoomSummary", "TeacherKeyThrottle", "check_class_name", "check_code",
-           "create_class", "find_class", "is_class_watch", "open_class", "student_link", "teacher_link", "watch_token"]
+           "class_names", "create_class", "find_class", "is_class_watch", "open_class", "student_link", "teacher_link", "watch_token"]
 
 log = logging.getLogger("laspoly.classes")
 
@@ -366,3 +366,21 @@ class ClassData:
 def is_class_watch(store: Store, room_id: str, secret: str) -> bool:
     """True if ``secret`` is the watch token a class's teacher page showed for this room (it opens the room read-only)."""
     return store.class_of(room_id) is not None and store.is_watch_token(room_id, secret)
+
+
+def class_names(store: Store, code: str) -> dict[str, str]:
+    """The names of the people playing in the class's rooms, by their :func:`~laspoly.engine.state.name_key`.
+
+    A name joining the class is compared in that form, so "Ana", "ANA" and "Ａｎａ"
+    are one name.  Bots' seats are left out: every room has its "Bot 1".
+    """
+    names: dict[str, str] = {}
+    for room_id in store.class_rooms(code):
+        try:
+            room = store.room(room_id)
+        except LaspolyError:  # a room that cannot be read holds no name
+            continue
+        for kind, name in zip((s.kind for s in room.seats), room.setup.get("players", ()), strict=False):
+            if kind == "person" and isinstance(name, str):
+                names.setdefault(name_key(name), name)
+    return names

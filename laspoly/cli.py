@@ -245,7 +245,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         require("postgres", "a postgresql:// room database ($LASPOLY_DB)")
     from laspoly.serving import check_can_listen, quiet_closed_connection_warnings, tune_collector
 
-    check_can_listen(args.address, args.port)  # before anything is printed: a taken port is one error line
+    address = args.address or ("0.0.0.0" if args.classroom is not None else "localhost")
+    check_can_listen(address, args.port)  # before anything is printed: a taken port is one error line
     import panel as pn
 
     from laspoly.limits import WEBSOCKET_MAX_MESSAGE_BYTES
@@ -255,12 +256,46 @@ def cmd_serve(args: argparse.Namespace) -> int:
     quiet_closed_connection_warnings()
     tune_collector()
     # only these names reach the server (anything else: 403), and a page's websocket must come from one of them
-    hosts = allowed_hosts(args.address, args.port, extra=args.allow_websocket_origin or ())
-    print(f"Serving the Las Poly dashboard at http://{args.address}:{args.port}/ (Ctrl+C stops it)", flush=True)
-    pn.serve(session_app, port=args.port, address=args.address, show=args.show, title="Las Poly",
+    lan = _classroom(args) if args.classroom is not None else None
+    hosts = allowed_hosts(address, args.port, lan=lan, extra=args.allow_websocket_origin or ())
+    print(f"Serving the Las Poly dashboard at http://{address}:{args.port}/ (Ctrl+C stops it)", flush=True)
+    pn.serve(session_app, port=args.port, address=address, show=args.show, title="Las Poly",
              websocket_origin=hosts, auth_provider=ServedHostsOnly(hosts),
              websocket_max_message_size=WEBSOCKET_MAX_MESSAGE_BYTES)
     return 0
+
+
+def _classroom(args: argparse.Namespace) -> str | None:
+    """``serve --classroom``: find the LAN address, make the class, print its two links and the students' QR code.
+
+    The address every page's links use is handed to the pages through
+    ``$LASPOLY_LAN_ADDRESS`` (forked server processes inherit it).  Each start
+    makes a new class: its teacher key is stored only as a hash, so the teacher
+    link can be printed only now.
+    """
+    import os
+
+    import segno
+
+    from laspoly.classes import create_class
+    from laspoly.serving import LAN_ENV, lan_address, local_addresses
+    from laspoly.store import default_url, open_store
+
+    lan = args.lan_address or lan_address(local_addresses())
+    host = lan or "localhost"
+    if lan:
+        os.environ[LAN_ENV] = lan
+    else:
+        print("laspoly: no LAN address found (is this computer on the classroom's network?): "
+              "the links below reach this computer only", file=sys.stderr)
+    made = create_class(open_store(default_url()), args.classroom)
+    base = f"http://{host}:{args.port}/"
+    print(f"Class {made.name}, code {made.code}")
+    print(f"Teacher's page (keep it to yourself; shown only now): {base}{made.teacher_link}")
+    print(f"Students' link: {base}{made.student_link}")
+    segno.make(base + made.student_link, error="m").terminal(out=sys.stdout, compact=True)
+    sys.stdout.flush()
+    return lan
 
 
 def _common(p: argparse.ArgumentParser, seed: bool = True) -> None:
@@ -371,7 +406,11 @@ def _add_run_commands(sub: Any) -> None:
 
     serve = sub.add_parser("serve", help="serve the dashboard (as `panel serve apps/laspoly_app.py` does)")
     serve.add_argument("--port", type=T.port, default=5006, help="port to listen on, 1 to 65535")
-    serve.add_argument("--address", default="localhost", help="address to listen on (0.0.0.0: every network)")
+    serve.add_argument("--address", default=None, help="address to listen on (0.0.0.0: every network); "
+                       "default localhost, or 0.0.0.0 with --classroom")
+    serve.add_argument("--classroom", nargs="?", const="Class", default=None, metavar="NAME", type=T.class_name,
+                       help="serve a lesson on the LAN: make a class (its name, default 'Class') and print its links and QR code")
+    serve.add_argument("--lan-address", type=T.lan_address, default=None, help=argparse.SUPPRESS)  # overrides the detected one (tests)
     serve.add_argument("--show", action="store_true", help="open a browser")
     serve.add_argument("--allow-websocket-origin", action="append", type=T.origin, metavar="HOST:PORT",
                        help="another host name the server answers to, as the browser shows it (repeatable); any other gets 403")

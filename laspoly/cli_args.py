@@ -162,6 +162,23 @@ def origin(text: str) -> str:
     return text
 
 
+def class_name(text: str) -> str:
+    """An argparse type: a class's name, 1 to 40 printable characters, as the dashboard checks it."""
+    from laspoly.classes import check_class_name
+
+    return str(_checked(check_class_name, text))
+
+
+def lan_address(text: str) -> str:
+    """An argparse type: an IPv4 address for the classroom's links (``--lan-address``)."""
+    import ipaddress
+
+    try:
+        return str(ipaddress.IPv4Address(text.strip()))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not an IPv4 address, e.g. 192.168.1.20") from None
+
+
 class HelpFormatter(argparse.HelpFormatter):
     """Help that shows each option's default, except for switches and options without one."""
 

@@ -199,3 +199,92 @@ def tune_collector() -> None:
     gc.freeze()
     first, middle, _ = gc.get_threshold()
     gc.set_threshold(first, middle, FULL_COLLECTION_AFTER)
+
+
+#: The environment variable that tells every page the classroom's LAN address (``laspoly serve --classroom`` sets it).
+LAN_ENV = "LASPOLY_LAN_ADDRESS"
+#: Names a browser uses for this machine itself: no phone can reach them.
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "::1", "[::1]"})
+
+
+def _lan_rank(text: str) -> int | None:
+    """How good an address is for phones in the room to reach (lower is better); None: never one to print."""
+    import ipaddress
+
+    try:
+        ip = ipaddress.ip_address(text.strip())
+    except ValueError:
+        return None
+    if ip.version != 4 or ip.is_loopback or ip.is_link_local or ip.is_multicast or ip.is_unspecified or ip.is_reserved:
+        return None
+    if ip in ipaddress.ip_network("172.17.0.0/16"):  # Docker's default bridge: a network inside this machine
+        return None
+    for rank, net in enumerate(("192.168.0.0/16", "10.0.0.0/8", "172.16.0.0/12")):
+        if ip in ipaddress.ip_network(net):
+            return rank
+    if ip in ipaddress.ip_network("100.64.0.0/10"):  # carrier-grade NAT, VPNs: reachable from few classrooms
+        return 5
+    return 4 if ip.is_global else 6
+
+
+def lan_address(candidates: Iterable[str]) -> str | None:
+    """The address phones in the room should use, from this machine's IPv4 addresses ``candidates``; None if none fits.
+
+    Private ranges come first (192.168/16, then 10/8, then 172.16/12), then a
+    public address; loopback, link-local (169.254/16, a network with no DHCP),
+    Docker's bridge (172.17/16), IPv6 and anything that is not an address are
+    skipped.  Among equals, the first given wins.
+    """
+    ranked = [(rank, k, text.strip()) for k, text in enumerate(candidates) if (rank := _lan_rank(text)) is not None]
+    return min(ranked)[2] if ranked else None
+
+
+def local_addresses() -> list[str]:
+    """This machine's IPv4 addresses, as the operating system reports them, without sending a single packet.
+
+    The address of the machine's name, and the one the OS would send from
+    toward a private network: connecting a UDP socket only picks a route, it
+    sends nothing.
+    """
+    import socket
+
+    found: list[str] = []
+    try:
+        found += [str(info[4][0]) for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+    except OSError:
+        pass
+    for target in ("10.255.255.255", "192.168.255.255"):
+        try:
+            with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+                sock.connect((target, 9))  # UDP: a route is chosen, no packet leaves
+                found.append(str(sock.getsockname()[0]))
+        except OSError:
+            pass
+    return list(dict.fromkeys(found))
+
+
+def advertised_lan() -> str | None:
+    """The classroom's LAN address this server prints and puts in links (None: not serving a classroom)."""
+    import os
+
+    value = os.environ.get(LAN_ENV, "").strip()
+    return value or None
+
+
+def phone_base(href: str, lan: str | None) -> tuple[str, bool]:
+    """A page's address without its query, as phones should open it; and whether the LAN address replaced the page's host.
+
+    A page opened at ``localhost`` or ``127.0.0.1`` names this machine only for
+    itself: when the server knows its LAN address, links and QR codes use that
+    instead (same scheme, port and path).
+    """
+    from urllib.parse import urlsplit, urlunsplit
+
+    base = href.split("?")[0].split("#")[0]
+    if not lan:
+        return base, False
+    parts = urlsplit(base)
+    if (parts.hostname or "").lower() not in LOOPBACK_NAMES:
+        return base, False
+    netloc = lan + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, netloc, parts.path, "", "")), True

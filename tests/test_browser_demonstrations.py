@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from conftest import start_server
 from playwright.sync_api import Page, expect
-from test_browser import _button, _input, _open, _tab
+from test_browser import SEED, _button, _input, _open, _tab
 
 from laspoly.engine import events as E
 from laspoly.record import replay
@@ -69,10 +69,13 @@ def test_a_class_of_three_rooms_in_three_browsers_pools_on_the_teachers_page_and
         expect(link).to_be_visible()
         query = "?" + link.get_attribute("href").split("?", 1)[1]
         code = re.search(r"class=([A-Z0-9]{6})", query).group(1)
-        for _ in range(3):  # three students, each in a browser of their own, from the student link
+        for k in range(3):  # three students, each in a browser of their own, from the student link
             student = browser.new_context().new_page()
-            _open(student, f"{url}?class={code}")
-            expect(student.get_by_text("This game belongs to the class 6B maths")).to_be_visible()
+            student.goto(f"{url}?class={code}&seed={SEED}", timeout=60_000)  # a name first; the seed where seat 1 rolls first
+            student.locator(".bk-input-group:has(> label:text-is(\"Your name or your team's name\")) input").fill(f"Student {k + 1}")
+            _button(student, "Join and play").click()
+            expect(_button(student, "Roll")).to_be_visible(timeout=60_000)
+            assert "room=" in student.url  # the joined game at its own address: a reload resumes it
             _button(student, "Roll").click()
             expect(student.get_by_text("rolled", exact=False).first).to_be_visible()
             student.context.close()
@@ -86,7 +89,7 @@ def test_a_class_of_three_rooms_in_three_browsers_pools_on_the_teachers_page_and
         with teacher.expect_popup() as watched:  # the teacher watches a room read-only
             teacher.get_by_role("link", name="watch").first.click()
         watching = watched.value
-        expect(watching.get_by_text("Ana").first).to_be_visible(timeout=60_000)
+        expect(watching.get_by_text("Student ").first).to_be_visible(timeout=60_000)
         assert all(b.is_disabled() for b in watching.get_by_role("button", name=re.compile(r"^(Roll|End turn)")).all())
         teacher.goto(url + query.replace("teacher=", "teacher=x"))  # a wrong key is refused
         expect(teacher.get_by_text("This teacher link does not open that class")).to_be_visible()

@@ -197,8 +197,10 @@ def test_no_link_on_any_page_holds_the_teacher_key(monkeypatch: pytest.MonkeyPat
     creator.teacher.class_name.value = "6B"
     made = creator.teacher.new_class()
     assert made is not None
-    student = _page(monkeypatch, db, f"?class={made.code}")
-    m = student.model  # Ana and two bots: the first move, whoever's it is, stores the room in the class
+    joining = _page(monkeypatch, db, f"?class={made.code}")
+    m = joining.join("Ana", 1, 2)  # Ana and two bots, stored in the class as she joins
+    assert m is not None
+    student = joining.game_page
     assert m.act(A.Roll(0)) if m.person_to_move == 0 else m.advance() > 0
     teacher = _page(monkeypatch, db, f"?class={made.code}&teacher={made.teacher_key}")
     assert isinstance(teacher, TeacherView)

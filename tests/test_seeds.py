@@ -67,10 +67,11 @@ def test_two_students_of_a_class_start_games_of_their_own(tmp_path: Path, monkey
     made = teacher.model.create_class("7B")
     assert made is not None
     code = made.code
-    one, two = _page(tmp_path, monkeypatch, **{"class": code}), _page(tmp_path, monkeypatch, **{"class": code})
-    assert one.model.table.class_code == two.model.table.class_code == code
-    assert one.model.game.setup["seed"] != two.model.game.setup["seed"]
-    assert _first_rolls(one.model.game) != _first_rolls(two.model.game)
+    one = _page(tmp_path, monkeypatch, **{"class": code}).join("Ana", 1, 2)
+    two = _page(tmp_path, monkeypatch, **{"class": code}).join("Ben", 1, 2)
+    assert one.table.class_code == two.table.class_code == code
+    assert one.game.setup["seed"] != two.game.setup["seed"]
+    assert _first_rolls(one.game) != _first_rolls(two.game)
 
 
 def test_a_seed_in_the_address_reproduces_the_game_and_is_shown(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,6 +7,7 @@ browsers never share a game.
 
 from __future__ import annotations
 
+import functools
 import logging
 import math
 import os
@@ -20,6 +21,7 @@ from panel.viewable import Viewer
 
 from laspoly.classes import ClassData, find_class, open_class
 from laspoly.errors import SetupError
+from laspoly.joining import join_class
 from laspoly.limits import CLASS_JOINS, SESSIONS, client_limited
 from laspoly.rooms import join_room, new_owner_key, open_room, owner_link, unplayed_page
 from laspoly.store import Store, StoreError, default_url, open_store
@@ -32,6 +34,7 @@ from laspoly.ui.demonstrations import DemonstrationsView
 from laspoly.ui.guessing import GuessView
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import InviteView, MyGamesView
+from laspoly.ui.join import JoinView
 from laspoly.ui.model import GameModel, check_seed, default_game, with_lesson
 from laspoly.ui.odds import OddsView, board_overlay
 from laspoly.ui.presentation import ProjectorView
@@ -400,15 +403,15 @@ def _asked_seed() -> tuple[int | None, str]:
         return None, str(exc)
 
 
-def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherView | pn.Column:
+def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherView | JoinView | pn.Column:
     """The dashboard for one browser session: the room in its URL, or a new room; or a class's teacher page.
 
     ``?room=ID&seat=TOKEN`` opens a seat, ``?room=ID&view=TOKEN`` the spectator's
     view (the projector's page, with no controls); ``me=KEY`` is the browser's owner key (its "My games"), taken
     only when the server issued it and it owns that room (:func:`~laspoly.rooms.adopt_owner_key`).  Without a
     room, a new game starts in a new room with a new key, and the URL is updated so that a reload
-    or a restart of the server resumes it; the room is stored at its first decision.  ``?class=CODE`` starts that
-    new game in a class; ``?class=CODE&teacher=KEY`` is the class's teacher page (an empty key is refused).  A new
+    or a restart of the server resumes it; the room is stored at its first decision.  ``?class=CODE`` asks for a
+    name first and starts the game in the class (:class:`~laspoly.ui.join.JoinView`); ``?class=CODE&teacher=KEY`` is the class's teacher page (an empty key is refused).  A new
     game draws a fresh seed, unless ``?seed=N`` asks to reproduce one.
     """
     _serve_stylesheets_locally()
@@ -436,13 +439,14 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
         except StoreError as exc:
             return pn.Column(pn.pane.HTML(f"<h2>Las Poly</h2><p>{esc(tr('class.refused', 'en', reason=str(exc)))}</p>"
                                           f"<p>{esc(tr('class.refused', 'es', reason=str(exc)))}</p>"))
-    class_code = None
     if code:
         try:
             record = find_class(store, code)
-            class_code, note = record.code, tr("class.joined", "en", name=record.name)
         except StoreError as exc:
             note = tr("class.unknown", "en", reason=str(exc))
+        else:  # the student link: a name first, then the game (stored in the class when joined)
+            seed, _ = _asked_seed()
+            return JoinView(record, functools.partial(join_class, store, record.code), Dashboard, seed=seed, lesson=_lesson())
     if me and not room:
         logging.getLogger("laspoly.rooms").warning("refused: an owner key in an address without its game: a new key is made")
     me = new_owner_key()  # never one from the address: a chosen or handed-on key would share this browser's games
@@ -450,7 +454,7 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     game, seats = default_game(seed)
     if bad_seed:
         note = " ".join(filter(None, (note, bad_seed, tr("seed.random", seed=game.setup["seed"]))))
-    table = open_room(store, game, seats, me, class_code=class_code, stored=False)
+    table = open_room(store, game, seats, me, stored=False)
     model = GameModel(table=table, lang=table.lang, message=note, odds=_lesson())
     query = with_lesson(owner_link(me, table.room_id), model.odds)
     if _serving():
@@ -461,7 +465,7 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     return Dashboard(model)
 
 
-def session_app() -> Dashboard | ProjectorView | TeacherView | pn.Column:
+def session_app() -> Dashboard | ProjectorView | TeacherView | JoinView | pn.Column:
     """What ``laspoly serve`` runs for each browser session: Panel's extensions, then this session's dashboard."""
     pn.extension("filedropper", sizing_mode="stretch_width", notifications=False)  # inside the session, as panel serve does
     return build_app()

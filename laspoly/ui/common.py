@@ -13,6 +13,7 @@ from panel.reactive import ReactiveHTML
 from panel.viewable import Viewer
 
 from laspoly.table import SEAT_CHOICES
+from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
 #: Okabe-Ito colours (safe for colour-blind players), with a marker shape per seat so colour is never the only cue.
@@ -162,11 +163,26 @@ def is_served() -> bool:
 
 
 def base_url() -> str:
-    """The page's address without its query (empty outside a served page)."""
+    """The page's address without its query, as phones can open it (empty outside a served page).
+
+    A page opened at ``localhost`` gets the classroom's LAN address instead, when
+    the server knows it (``laspoly serve --classroom``): see :func:`on_loopback`.
+    """
+    return _phone_base()[0]
+
+
+def on_loopback() -> bool:
+    """True when this page was opened at ``localhost`` and its links name the classroom's LAN address instead."""
+    return _phone_base()[1]
+
+
+def _phone_base() -> tuple[str, bool]:
+    from laspoly.serving import advertised_lan, phone_base
+
     loc = pn.state.location
     if loc is None or not loc.href or not loc.href.startswith("http"):
-        return ""
-    return loc.href.split("?")[0]
+        return "", False
+    return phone_base(loc.href, advertised_lan())
 
 
 class KeyShortcuts(ReactiveHTML):
@@ -212,3 +228,17 @@ class KeyShortcuts(ReactiveHTML):
         """,
         "remove": "document.removeEventListener('keydown', state.onkey, state.capture);",
     }
+
+
+def lan_note(lang: str) -> str:
+    """A paragraph saying the page was opened at ``localhost`` and its links use the LAN address instead ("" otherwise)."""
+    from urllib.parse import urlsplit
+
+    from laspoly.serving import advertised_lan
+
+    if not on_loopback():
+        return ""
+    loc = pn.state.location
+    host = (urlsplit(loc.href).hostname if loc is not None else None) or "localhost"
+    text = tr("lan.note", lang, host=host, lan=advertised_lan() or "")
+    return f"<p class='lp-lan-note' style='background:#fff3cd;padding:6px 8px;border-radius:4px'>{esc(text)}</p>"

@@ -12,7 +12,7 @@ import segno
 from panel.viewable import Viewer
 
 from laspoly.table import PERSON
-from laspoly.ui.common import BUTTON_CSS, TabView, assign, base_url, esc, seat_options
+from laspoly.ui.common import BUTTON_CSS, TabView, assign, base_url, esc, lan_note, seat_options
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
@@ -79,7 +79,7 @@ class InviteView(TabView):
         if not links:
             assign(self.intro, object=f"<p>{esc(tr('invite.owner_only', lang))}</p>")
             return
-        assign(self.intro, object=f"<p>{esc(tr('invite.intro', lang))}</p>")
+        assign(self.intro, object=f"<p>{esc(tr('invite.intro', lang))}</p>{lan_note(lang)}")
         base = base_url()
         urls = [base + query for query in links.values()]
         shown = (lang, base, *urls)
@@ -115,7 +115,7 @@ class InviteView(TabView):
             text = pn.pane.HTML(self._row_text(k, url), sizing_mode="stretch_width", stylesheets=[INVITE_CSS])
             label, copied = tr("invite.copy", lang), tr("invite.copied", lang)
             copy = pn.widgets.Button(label=label, width=160, stylesheets=[BUTTON_CSS], css_classes=["lp-copy"])
-            copy.js_on_click(args={"query": query, "button": copy, "label": label, "copied": copied}, code=COPY_JS)
+            copy.js_on_click(args={"query": url or query, "button": copy, "label": label, "copied": copied}, code=COPY_JS)
             self._rows.append((text, copy))
             parts: list[Any] = []
             if base:  # a code of a bare query string would lead a phone nowhere

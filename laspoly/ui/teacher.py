@@ -25,8 +25,9 @@ from panel.viewable import Viewer
 
 from laspoly.analysis.markov import markov
 from laspoly.classes import ClassData, ClassRecord, student_link
-from laspoly.ui.common import BUTTON_CSS, base_url, esc, is_served
+from laspoly.ui.common import BUTTON_CSS, base_url, esc, is_served, lan_note
 from laspoly.ui.i18n import tr
+from laspoly.ui.invite import COPY_JS, qr_svg
 from laspoly.ui.timers import Timer
 
 #: How many rooms one page of the teacher's list shows.
@@ -58,6 +59,9 @@ class TeacherView(Viewer):
         self.language = pn.widgets.RadioButtonGroup(options={"English": "en", "Español": "es"}, value=self.lang, width=200)
         self.language.param.watch(lambda e: setattr(self, "lang", e.new), "value")
         self.head = pn.pane.HTML(sizing_mode="stretch_width")
+        #: The student link's QR code, for the projector, and its copy button (built anew when the address or language changes).
+        self.invite = pn.Row(sizing_mode="stretch_width")
+        self._invite_shown: tuple[str, str] | None = None
         self.rooms = pn.pane.HTML(sizing_mode="stretch_width", min_height=80)
         #: The page of the room list shown (0: the newest rooms).
         self.page = 0
@@ -139,7 +143,9 @@ class TeacherView(Viewer):
         base = base_url()
         self.head.object = (f"<h2 style='margin:4px 0'>{esc(tr('class.title', lang, name=self.record.name))}</h2>"
                             f"<p style='font-size:1.2em'>{esc(tr('class.code', lang))} <b style='letter-spacing:0.1em'>{esc(self.record.code)}</b>"
-                            f" · {esc(tr('class.student_link', lang))} <code style='user-select:all'>{esc(base + student_link(self.record.code))}</code></p>")
+                            f" · {esc(tr('class.student_link', lang))} <code style='user-select:all'>{esc(base + student_link(self.record.code))}</code></p>"
+                            f"{lan_note(lang)}")
+        self._show_invite(base + student_link(self.record.code))
         self._list_rooms()
         dice = data.dice_totals()
         n = sum(dice)
@@ -161,6 +167,23 @@ class TeacherView(Viewer):
         self.totals.object = f"<p><b>{esc(tr('class.pooled', lang, rolls=n, landings=landed, rooms=len(data.rooms)))}</b></p>"
         self.download.label = tr("class.download", lang)
 
+    def _show_invite(self, url: str) -> None:
+        """The student link's QR code (once the page's address is known) and a button that copies the link."""
+        lang = self.lang
+        if self._invite_shown == (lang, url):
+            return
+        self._invite_shown = (lang, url)
+        label, copied = tr("invite.copy", lang), tr("invite.copied", lang)
+        copy = pn.widgets.Button(label=label, width=160, stylesheets=[BUTTON_CSS], css_classes=["lp-copy"])
+        copy.js_on_click(args={"query": url, "button": copy, "label": label, "copied": copied}, code=COPY_JS)
+        parts: list[Any] = []
+        if url.startswith("http"):  # a code of a bare query string would lead a phone nowhere
+            title = tr("class.student_qr", lang)
+            parts.append(pn.pane.HTML(f"<div class='lp-qr lp-class-qr' role='img' aria-label='{esc(title)}'>{qr_svg(url, title)}</div>",
+                                      width=200))
+        parts.append(copy)
+        self.invite.objects = parts
+
     def close(self) -> None:
         """Stop the page's timer (when the browser session ends)."""
         if self._timer is not None:
@@ -168,7 +191,7 @@ class TeacherView(Viewer):
             self._timer = None
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(pn.Row(pn.HSpacer(), self.language), self.head, self.rooms,
+        return pn.Column(pn.Row(pn.HSpacer(), self.language), self.head, self.invite, self.rooms,
                          pn.Row(self.newer, self.older, self.pages, sizing_mode="stretch_width"), self.totals,
                          pn.pane.Bokeh(self.dice_fig, sizing_mode="stretch_width"),
                          pn.pane.Bokeh(self.land_fig, sizing_mode="stretch_width"), self.download, sizing_mode="stretch_width")
