@@ -30,7 +30,7 @@ import argparse
 import hashlib
 import json
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -91,22 +91,28 @@ def pin() -> dict[str, Any]:
     }
 
 
-def main() -> int:
-    """Write the fixture, or with ``--check`` compare it with today's games."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def write_or_check(fixture: Path, pin: Callable[[], dict[str, Any]], description: str) -> int:
+    """A pinning tool's command line: write ``pin()`` to ``fixture``, or with ``--check`` compare it game by game."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--check", action="store_true", help="compare with the fixture instead of writing it")
     args = parser.parse_args()
     data = pin()
     if args.check:
-        old = json.loads(FIXTURE.read_text())
-        bad = [(p, s) for p in PRESETS for s in range(GAMES) if old["presets"][p][s] != data["presets"][p][s]]
+        old = json.loads(fixture.read_text())
+        presets, games = list(data["presets"]), data["games"]
+        bad = [(p, s) for p in presets for s in range(games) if old["presets"][p][s] != data["presets"][p][s]]
         for p, s in bad[:20]:
             print(f"{p} seed {s}: {old['presets'][p][s]} != {data['presets'][p][s]}")
-        print(f"{len(bad)} of {len(PRESETS) * GAMES} games differ")
+        print(f"{len(bad)} of {len(presets) * games} games differ")
         return 1 if bad else 0
-    FIXTURE.write_text(json.dumps(data, indent=1) + "\n")
-    print(f"wrote {FIXTURE.relative_to(ROOT)}")
+    fixture.write_text(json.dumps(data, indent=1) + "\n")
+    print(f"wrote {fixture.relative_to(ROOT)}")
     return 0
+
+
+def main() -> int:
+    """Write the fixture, or with ``--check`` compare it with today's games."""
+    return write_or_check(FIXTURE, pin, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":

@@ -18,7 +18,6 @@ compares without writing (exit status 1 on a difference).
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
 import sys
@@ -69,20 +68,10 @@ def pin() -> dict[str, Any]:
 
 def main() -> int:
     """Write the fixture, or with ``--check`` compare it with today's games."""
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="compare with the fixture instead of writing it")
-    args = parser.parse_args()
-    data = pin()
-    if args.check:
-        old = json.loads(FIXTURE.read_text())
-        bad = [(p, s) for p in PRESETS for s in range(GAMES) if old["presets"][p][s] != data["presets"][p][s]]
-        for p, s in bad[:20]:
-            print(f"{p} seed {s}: {old['presets'][p][s]} != {data['presets'][p][s]}")
-        print(f"{len(bad)} of {len(PRESETS) * GAMES} games differ")
-        return 1 if bad else 0
-    FIXTURE.write_text(json.dumps(data, indent=1) + "\n")
-    print(f"wrote {FIXTURE.relative_to(ROOT)}")
-    return 0
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from pin_game_digests import write_or_check
+
+    return write_or_check(FIXTURE, pin, __doc__.splitlines()[0])
 
 
 if __name__ == "__main__":
