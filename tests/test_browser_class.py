@@ -38,7 +38,8 @@ ROOMS_TABLE = "table[aria-label=\"The class's games\"]"
 def _phone(browser: Any) -> Page:
     """A phone upright: laid out at 390×844 CSS pixels, touch and a mobile viewport."""
     context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True, has_touch=True)
-    return context.new_page()
+    page: Page = context.new_page()
+    return page
 
 
 def _create_class(page: Page, url: str, name: str) -> tuple[str, str]:
