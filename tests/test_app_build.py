@@ -160,3 +160,17 @@ def test_laspoly_compile_1_compiles_the_engine_rules_and_bots(monkeypatch: pytes
     assert _setup_kwargs(monkeypatch, "1") == {"ext_modules": ["extension"]}
     assert "laspoly/engine/game.py" in asked[0] and "laspoly/launch.py" not in asked[0]
     assert not any(p.startswith("laspoly/ui/") for p in asked[0])
+
+
+def test_the_probability_tabs_lab_names_the_build_in_the_pages_language() -> None:
+    pytest.importorskip("panel")
+    import laspoly
+    from laspoly.ui.model import GameModel
+    from laspoly.ui.probability import ProbabilityView
+
+    model = GameModel()
+    view = ProbabilityView(model=model)
+    english = "compiled (mypyc)" if laspoly.COMPILED else "pure Python"
+    assert f"Engine on this server: {english}" in view.lab_title.object
+    model.lang = "es"
+    assert "Motor de este servidor: " + ("compilado" if laspoly.COMPILED else "Python puro") in view.lab_title.object
