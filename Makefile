@@ -19,7 +19,7 @@ SMOKE  := tests/test_rules_laspoly.py tests/test_rules_classic.py tests/test_rul
           tests/test_boards.py tests/test_record.py tests/test_cli.py tests/test_cli_errors.py tests/test_serving.py \
           tests/test_import_boundary.py tests/test_docs.py tests/test_readme.py
 
-.PHONY: help app test smoke lint lab lessons bench soak load clean chromium postgres screenshots compiled test-compiled \
+.PHONY: help app app-build test smoke lint lab lessons bench soak load clean chromium postgres screenshots compiled test-compiled \
         typecheck compiled-when-possible
 
 ## help: list the make targets
@@ -37,15 +37,33 @@ $(VENV)/.app-installed: pyproject.toml | $(BIN)/python
 
 $(VENV)/.test-installed: pyproject.toml | $(BIN)/python
 	$(PIP) -e '.[test]'
-	touch $@ $(VENV)/.app-installed
+	touch $@ $(VENV)/.app-installed $(VENV)/.mypyc-installed
+
+# What the compiled build needs beyond the app: mypy, which brings mypyc, and setuptools to run setup.py.
+$(VENV)/.mypyc-installed: pyproject.toml | $(BIN)/python
+	$(PIP) 'mypy>=1.11' 'setuptools>=68'
+	touch $@
 
 $(VENV)/.lab-installed: pyproject.toml | $(BIN)/python
 	$(PIP) -e '.[lab]'
 	touch $@ $(VENV)/.app-installed
 
-## app: install laspoly and its dashboard (the app extra) into .venv and serve it at http://localhost:5006 (another port: make app PORT=8080)
-app: $(VENV)/.app-installed
+## app: install laspoly and its dashboard (the app extra) into .venv and serve it at http://localhost:5006 (another port: make app PORT=8080);
+##      with gcc and the Python headers, the engine compiled by mypyc (make app-build)
+app: app-build
 	$(BIN)/laspoly serve --port $(PORT)
+
+## app-build: what make app serves: the compiled build where gcc and the Python headers are present (a minute or two
+##            of compiling, once), else the pure-Python build; one line says which (.venv/bin/laspoly then runs it)
+# A failed compile is no reason not to serve: the line says so and the pure build serves (laspoly/launch.py runs the
+# compiled build only when its stamp is newer than every source file).
+app-build: $(VENV)/.app-installed
+	@if $(HAVE_COMPILER); then \
+	  $(MAKE) --no-print-directory -q build/compiled/.built 2>/dev/null || \
+	    echo "Compiling the engine with mypyc into build/compiled (about 1-2 minutes on 2 cores; later runs reuse it)"; \
+	  if $(MAKE) --no-print-directory -s compiled; then echo "Build: compiled (mypyc), from build/compiled"; \
+	  else echo "Build: pure Python (the compile failed, see build/compiled/build.log)"; fi; \
+	else echo "Build: pure Python (no C compiler (gcc) or Python headers here for the compiled one)"; fi
 
 ## chromium: the system browser for the browser tests (installed with apt-get when root and missing)
 chromium:
@@ -91,17 +109,25 @@ HAVE_COMPILER = command -v gcc >/dev/null 2>&1 && \
 compiled-when-possible: $(VENV)/.test-installed
 	@if $(HAVE_COMPILER); then $(MAKE) --no-print-directory compiled; fi
 
-## compiled: the engine, rules and bots compiled with mypyc into build/compiled/ (needs a C compiler; opt-in)
-compiled: build/compiled/.built
+## compiled: the engine, rules and bots compiled with mypyc into build/compiled/ (needs a C compiler); .venv/bin/laspoly
+##           runs it while it is current (laspoly/launch.py), make app builds it where it can
+compiled: build/compiled/.synced
 
 # A full copy of the package with the extension modules beside it, so the source tree never holds a .so that
-# would win the import over its .py; `PYTHONPATH=build/compiled` runs the compiled build.
-build/compiled/.built: $(VENV)/.test-installed setup.py $(shell find laspoly -name '*.py' -not -path '*/ui/*')
+# would win the import over its .py; `PYTHONPATH=build/compiled` runs the compiled build. Compiled again when a
+# compiled module's source changes (.built); any other file (the dashboard, the data) is copied again (.synced).
+build/compiled/.built: setup.py $(shell find laspoly -name '*.py' -not -path '*/ui/*') | $(VENV)/.mypyc-installed
 	rm -rf build/compiled && mkdir -p build/compiled
 	cp -r laspoly setup.py pyproject.toml README.md build/compiled/
 	find build/compiled/laspoly -name __pycache__ -prune -exec rm -rf {} +
-	cd build/compiled && LASPOLY_COMPILE=1 ../../$(BIN)/python setup.py --quiet build_ext --inplace --parallel 2 >build.log 2>&1 \
+	cd build/compiled && LASPOLY_COMPILE=1 $(abspath $(BIN))/python setup.py --quiet build_ext --inplace --parallel 2 >build.log 2>&1 \
 	  || { tail -30 build.log; exit 1; }
+	touch $@
+
+build/compiled/.synced: build/compiled/.built $(shell find laspoly -type f -not -path '*/__pycache__/*')
+	find build/compiled/laspoly -type f -not -name '*.so' -delete
+	cp -r laspoly build/compiled/
+	find build/compiled/laspoly -name __pycache__ -prune -exec rm -rf {} +
 	touch $@
 
 ## test-compiled: build with mypyc and run the engine, rules and bot tests and every fifth pinned game against it

@@ -17,6 +17,7 @@ from laspoly.analysis.markov import markov
 from laspoly.analysis.simulate import Spec
 from laspoly.analysis.stats import wilson
 from laspoly.bots.registry import TEMPERAMENTS
+from laspoly.engine.compiled import is_compiled
 from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, TabView, assign, esc, is_served, words
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
@@ -91,7 +92,8 @@ class ProbabilityView(TabView):
         assign(self.games, label=t("prob.games"))
         assign(self.lab_bots, label=t("prob.bots"), options={t(f"seat.{k}"): k for k in TEMPERAMENTS})
         assign(self.run_lab, label=t("prob.run_lab"))
-        assign(self.lab_title, object=f"<h3 style='margin:8px 0 4px'>{esc(t('prob.lab'))}</h3>")
+        engine = t("prob.engine_compiled" if is_compiled() else "prob.engine_pure")  # the build that plays the lab's games
+        assign(self.lab_title, object=f"<h3 style='margin:8px 0 4px'>{esc(t('prob.lab'))}</h3><p style='margin:0'>{esc(engine)}</p>")
         words(self.dice_chart, t("prob.dice_chart"), t("prob.dice_x"), t("prob.dice_y"))
         words(self.win_fig, t("prob.win_chart"), "", t("prob.win_y"))
         words(self.len_fig, t("prob.length_chart"), t("prob.length_x"), t("prob.length_y"))
