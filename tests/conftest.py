@@ -24,6 +24,12 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-sync", "--disable-quic", "--no-first-run"]
 OUTPUT = Path(__file__).resolve().parents[1] / "test-output"
 
+# The `laspoly` command runs the compiled build beside a checkout when it is current (laspoly/launch.py); the
+# suite tests the source it imports, so the commands it starts run that source too, unless a run asks for the
+# compiled build on purpose (`make test-compiled` sets PYTHONPATH=build/compiled and LASPOLY_EXPECT_COMPILED).
+if not os.environ.get("LASPOLY_EXPECT_COMPILED"):
+    os.environ.setdefault("LASPOLY_BUILD", "pure")
+
 
 def _free_port() -> int:
     with socket.socket() as s:
