@@ -358,12 +358,16 @@ def picture_classroom(browser: Any, out: Path, tmp: Path) -> list[Path]:
         paths.append(out / "classroom-phone-join.png")
         _button(student_page, "Join and play").tap()
         expect(student_page.get_by_role("heading", name=re.compile(r"^Log \(")).first).to_be_visible(timeout=60_000)
-        try:  # the group rolls, when the dice are theirs first (a bot may begin)
-            expect(_button(student_page, "Roll")).to_be_enabled(timeout=20_000)
+        for _ in range(8):  # the bots move ("Next") until the group's turn, then the group rolls
+            try:
+                expect(_button(student_page, "Roll")).to_be_enabled(timeout=5_000)
+            except AssertionError:
+                if _button(student_page, "Next").is_enabled():
+                    _button(student_page, "Next").tap()
+                continue
             _button(student_page, "Roll").tap()
             expect(_button(student_page, "Roll")).to_be_disabled(timeout=30_000)
-        except AssertionError:
-            pass
+            break
         student_page.evaluate("window.scrollTo(0, 0)")
         _settle(student_page)
         student_page.screenshot(path=str(out / "classroom-phone-game.png"))
@@ -379,9 +383,8 @@ def picture_classroom(browser: Any, out: Path, tmp: Path) -> list[Path]:
         projector = big.new_page()
         projector.goto(url + teacher_query + "&projector=1", timeout=120_000)
         expect(projector.get_by_text("Fatima, Gus").first).to_be_visible(timeout=60_000)
-        projector.get_by_text("Las Poly", exact=False).first.wait_for(timeout=30_000)
         _settle(projector)
-        projector.evaluate("window.scrollTo(0, document.body.scrollHeight * 0.45)")
+        projector.evaluate("window.scrollTo(0, document.documentElement.scrollHeight * 0.42)")
         _settle(projector)
         projector.screenshot(path=str(out / "classroom-projector.png"))
         paths.append(out / "classroom-projector.png")
