@@ -384,7 +384,7 @@ def picture_classroom(browser: Any, out: Path, tmp: Path) -> list[Path]:
         projector.goto(url + teacher_query + "&projector=1", timeout=120_000)
         expect(projector.get_by_text("Fatima, Gus").first).to_be_visible(timeout=60_000)
         _settle(projector)
-        projector.evaluate("window.scrollTo(0, document.documentElement.scrollHeight * 0.42)")
+        projector.get_by_text(re.compile(r"games, pooled")).first.evaluate("e => e.scrollIntoView()")  # the charts, from the top
         _settle(projector)
         projector.screenshot(path=str(out / "classroom-projector.png"))
         paths.append(out / "classroom-projector.png")
