@@ -192,6 +192,7 @@ def test_projector_mode_makes_the_page_and_its_charts_large(store: Store) -> Non
     for fig in (view.dice_fig, view.lln_fig, view.land_fig):
         assert fig.title.text_font_size == "24px" and fig.xaxis[0].major_label_text_font_size == "18px"
     assert view.lln_fig.title.text_font_size != small
+    assert all(pane.stylesheets for pane in (view.head, view.rooms, view.totals))
     view.projector = False
     assert "lp-projector" not in view.layout.css_classes and not view.projector_toggle.value
 

@@ -48,6 +48,9 @@ PROJECTOR_CSS = """
 :host(.lp-projector) table, :host(.lp-projector) p, :host(.lp-projector) button { font-size: 1.25em; }
 """
 
+#: Projector mode inside each HTML pane of the page (the list, the class's code and link, the totals).
+PROJECTOR_PANE_CSS = ":host { font-size: 150%; } table { font-size: 1em; } th, td { padding: 2px 10px; }"
+
 #: The charts' font sizes (title, axis label, tick labels): normal, then in projector mode.
 NORMAL_FONTS = ("13px", "13px", "11px")
 PROJECTOR_FONTS = ("24px", "22px", "18px")
@@ -211,6 +214,8 @@ class TeacherView(Viewer):
         on = self.projector
         self.projector_toggle.value = on
         self.layout.css_classes = ["lp-teacher", "lp-projector"] if on else ["lp-teacher"]
+        for pane in (self.head, self.rooms, self.totals, self.pages):  # each pane's words sit in a shadow root of their own
+            pane.stylesheets = [PROJECTOR_PANE_CSS] if on else []
         title, label, ticks = PROJECTOR_FONTS if on else NORMAL_FONTS
         for fig, height in ((self.dice_fig, 240), (self.lln_fig, 300), (self.land_fig, 380)):
             fig.title.text_font_size = title
