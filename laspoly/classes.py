@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import io
+import itertools
 import logging
 import secrets
 import threading
@@ -332,6 +333,16 @@ class ClassData:
             if isinstance(e, E.Rolled):
                 counts[e.d1 + e.d2 - 2] += 1
         return counts
+
+    def dice_sequence(self) -> list[int]:
+        """The class's dice totals pooled in the order a class rolls them: each room's first roll, then each one's second, ...
+
+        The rooms play at the same time, so taking their rolls in turn is the
+        nearest to the order in which the class rolled; the counts are those of
+        :meth:`dice_totals`.
+        """
+        runs = [[e.d1 + e.d2 for e in f.game.log if isinstance(e, E.Rolled)] for f in self.rooms.values()]
+        return [t for turn in itertools.zip_longest(*runs) for t in turn if t is not None]
 
     def landings(self) -> dict[str, list[int]]:
         """Per preset, where the class's rolls ended, counted as the movement chain counts (:func:`roll_landing`).

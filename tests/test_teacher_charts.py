@@ -7,11 +7,14 @@ cards and go-to-prison, before a train journey), with "in prison" apart.
 
 from __future__ import annotations
 
+import math
+import random
 from pathlib import Path
 
 import pytest
 from bokeh.models import Axis, Line, Plot, Scatter, Title, VBar
 
+from laspoly.analysis.lln import checkpoints, envelope, tv_curve
 from laspoly.classes import ClassData, create_class, find_class
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
@@ -109,11 +112,11 @@ def test_no_chart_title_or_axis_label_of_the_teachers_page_holds_a_raw_placehold
     for lang in ("en", "es"):
         view.lang = lang
         words = []
-        for fig in (view.dice_fig, view.land_fig):
+        for fig in (view.dice_fig, view.lln_fig, view.land_fig):
             assert isinstance(fig, Plot)
             words += [t.text for t in fig.select({"type": Title})]
             words += [a.axis_label for a in fig.select({"type": Axis}) if a.axis_label]
-        assert len(words) >= 6 and all(w.strip() for w in words)
+        assert len(words) >= 9 and all(w.strip() for w in words)
         assert not [w for w in words if "{" in w or "}" in w], (lang, words)
     view.lang = "en"
     assert " on Las Poly (bars)" in view.land_fig.title.text  # the rulebook's name, where the placeholder was
@@ -125,3 +128,77 @@ def test_the_dice_chart_is_bars_against_the_exact_probabilities_as_markers(store
     assert any(isinstance(g, VBar) for g in glyphs) and any(isinstance(g, Scatter) for g in glyphs)
     assert not any(isinstance(g, Line) for g in glyphs)
     assert view.dice_source.data["exact"][5] == pytest.approx(6 / 36)
+
+
+# ---------------------------------------------------------------- the law of large numbers chart
+
+
+def test_the_distance_of_the_exact_two_dice_shares_is_zero() -> None:
+    exact = [t for t in range(2, 13) for _ in range(6 - abs(t - 7))]  # 36 rolls in exactly the two-dice shares
+    ns, tvs = tv_curve(exact, points=100)
+    assert ns[-1] == 36 and tvs[-1] == pytest.approx(0.0)
+    assert tv_curve([7])[1] == [pytest.approx(1 - 6 / 36)]
+
+
+def test_the_distance_of_fair_dice_shrinks_as_rolls_add_up_within_a_few_times_one_over_root_n() -> None:
+    rng = random.Random(27)
+    totals = [rng.randint(1, 6) + rng.randint(1, 6) for _ in range(20_000)]
+    ns, tvs = tv_curve(totals, points=60)
+    assert ns[0] == 1 and ns[-1] == 20_000 and ns == sorted(set(ns)) and len(ns) <= 61
+    assert tvs[-1] < tvs[len(tvs) // 2] < tvs[0]
+    assert all(tv < 3 / math.sqrt(n) for n, tv in zip(ns, tvs, strict=True) if n >= 100)
+
+
+def test_the_envelope_is_one_over_root_n_and_checkpoints_keep_every_small_count() -> None:
+    assert envelope([1, 4, 100]) == [1.0, 0.5, 0.1]
+    assert checkpoints(5) == [1, 2, 3, 4, 5] and checkpoints(0) == []
+    with pytest.raises(ValueError):
+        tv_curve([1, 7])
+
+
+def test_the_lln_chart_follows_the_class_s_pooled_rolls_in_turn(store: Store) -> None:
+    data, view, _ = _class_with_games(store)
+    sequence = data.dice_sequence()
+    assert sorted(sequence) == sorted(t for t, c in zip(range(2, 13), data.dice_totals(), strict=True) for _ in range(c))
+    firsts = [next(e.d1 + e.d2 for e in f.game.log if isinstance(e, E.Rolled)) for f in data.rooms.values()]
+    assert sequence[:3] == firsts and 11 in firsts  # each room's first roll (one is 6-5), then each one's second...
+    ns = list(view.lln_source.data["n"])
+    assert ns[-1] == len(sequence)
+    assert list(view.lln_source.data["tv"]) == tv_curve(sequence)[1]
+    assert list(view.lln_source.data["envelope"]) == pytest.approx([1 / math.sqrt(n) for n in ns])
+    for lang in ("en", "es"):
+        view.lang = lang
+        assert "1/√n" in view.lln_fig.title.text and view.lln_fig.xaxis[0].axis_label and view.lln_fig.yaxis[0].axis_label
+
+
+# ---------------------------------------------------------------- the room list, projector mode
+
+
+def test_the_room_list_shows_each_room_s_names_round_leader_and_watch_link(store: Store) -> None:
+    data, view, _ = _class_with_games(store)
+    shown = view.rooms.object
+    for s in data.summaries():
+        assert ", ".join(s.players) in shown and f"<td>{s.round}</td>" in shown and s.leader in shown
+        assert s.watch.replace("&", "&amp;") in shown
+    assert "Ana, Ben" in shown and "Cy, Dee" in shown
+
+
+def test_projector_mode_makes_the_page_and_its_charts_large(store: Store) -> None:
+    _, view, _ = _class_with_games(store)
+    assert "lp-projector" not in view.layout.css_classes
+    small = view.lln_fig.title.text_font_size
+    view.projector_toggle.value = True
+    assert view.projector and "lp-projector" in view.layout.css_classes
+    for fig in (view.dice_fig, view.lln_fig, view.land_fig):
+        assert fig.title.text_font_size == "24px" and fig.xaxis[0].major_label_text_font_size == "18px"
+    assert view.lln_fig.title.text_font_size != small
+    assert all(pane.stylesheets for pane in (view.head, view.rooms, view.totals))
+    view.projector = False
+    assert "lp-projector" not in view.layout.css_classes and not view.projector_toggle.value
+
+
+def test_the_teacher_link_with_projector_opens_in_projector_mode(store: Store) -> None:
+    made = create_class(store, "6B")
+    view = TeacherView(ClassData(store, made.code, made.teacher_key), find_class(store, made.code), projector=True)
+    assert "lp-projector" in view.layout.css_classes and view.projector_toggle.value
+    assert view.projector_toggle.name == "Projector mode (large type)"

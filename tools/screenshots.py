@@ -17,6 +17,17 @@ The Las Poly position is also opened on phones (a touch screen at 390x844 and
 412x915 upright and 844x390 on its side, device scale factor 2), where a field
 with buildings is tapped so that its card shows in the middle of the board; each
 phone's first screen is saved as ``table-WxH-LANG.png`` too.
+
+    python tools/screenshots.py --classroom [--out docs/img]
+
+instead pictures a lesson for ``docs/classroom.md`` (``classroom-*.png``): it
+starts ``laspoly serve --classroom "6B"`` on loopback, told that the laptop's
+LAN address is 192.0.2.10 (a documentation address no machine has: every
+request still goes to 127.0.0.1), and saves the terminal's output, the
+teacher's page before the lesson, a student joining on a phone and playing,
+the teacher's page and its projector mode during the lesson, the projector
+following one room, and the class's CSV.  Ten more groups' games are played
+straight into the class's database first, so that the charts have data.
 """
 
 from __future__ import annotations
@@ -238,13 +249,184 @@ def picture(browser: Any, url: str, preset: str, out: Path, tmp: Path) -> list[P
         context.close()
 
 
+# ---------------------------------------------------------------- a lesson, for docs/classroom.md
+
+#: The advertised LAN address: TEST-NET-1 (RFC 5737), so that no picture sends anything off loopback.
+LAN = "192.0.2.10"
+GROUPS = [["Dana", "Eli"], ["Fatima", "Gus"], ["Hana", "Ivo"], ["Jon", "Kim"], ["Lea", "Max"], ["Noa", "Omar"],
+          ["Pia", "Quim"], ["Rosa", "Sam"], ["Teo", "Uma"], ["Vera", "Wim"]]
+
+
+@contextmanager
+def serve_classroom(db: Path, log: Path) -> Iterator[tuple[str, str]]:
+    """``laspoly serve --classroom "6B"`` on a free loopback port; yields its loopback URL and what it printed."""
+    port = _free_port()
+    env = {**os.environ, "LASPOLY_DB": f"sqlite:///{db}"}
+    env.pop("LASPOLY_LAN_ADDRESS", None)
+    cmd = [sys.executable, "-m", "laspoly", "serve", "--classroom", "6B", "--address", "127.0.0.1", "--port", str(port),
+           "--lan-address", LAN]
+    with open(log, "wb") as sink:
+        proc = subprocess.Popen(cmd, stdout=sink, stderr=subprocess.STDOUT, env=env)
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.time() + 180
+        while True:
+            try:
+                with urllib.request.urlopen(url + "favicon.ico", timeout=30):
+                    break
+            except OSError:
+                if time.time() > deadline or proc.poll() is not None:
+                    raise SystemExit("laspoly serve --classroom did not start within 180 s:\n" + log.read_text(errors="replace")) from None
+                time.sleep(0.3)
+        yield url, log.read_text(errors="replace")
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def play_groups(db: Path, code: str, decisions: int = 160) -> None:
+    """Games of :data:`GROUPS` stored in the class, each person rolling and declining to buy: data for the charts."""
+    from laspoly.rooms import open_room
+    from laspoly.store import open_store
+    from laspoly.ui.model import GameModel
+
+    store = open_store(f"sqlite:///{db}")
+    for i, names in enumerate(GROUPS):
+        m = GameModel(table=open_room(store, Game(names, seed=1000 + i), ["person"] * len(names), f"shots-owner-{i:04d}-key",
+                                      class_code=code))
+        for _ in range(decisions):
+            if m.game.is_over:
+                break
+            legal = m.game.legal_actions()
+            pick = next((a for a in legal if isinstance(a, (A.Roll, A.DeclineBuy, A.StayPut, A.PayFine))), None) or \
+                next((a for a in legal if isinstance(a, A.EndTurn)), legal[0])
+            m.act(pick)
+
+
+def _terminal(page: Page, text: str, path: Path) -> None:
+    """What the terminal printed, drawn as a terminal shows it."""
+    body = (text.replace("&", "&amp;").replace("<", "&lt;"))
+    page.set_content("<body style='margin:0;background:#1e1e1e'><pre style='color:#e8e8e8;font:13px/1.1 monospace;"
+                     f"padding:12px;margin:0;display:inline-block'>{body}</pre></body>")
+    page.locator("pre").screenshot(path=str(path))
+
+
+def _csv_table(page: Page, csv_text: str, path: Path, rows: int = 14) -> None:
+    """The first rows of the class's CSV as a spreadsheet shows them."""
+    import csv as csv_module
+    import html
+    import io
+
+    table = list(csv_module.reader(io.StringIO(csv_text)))[:rows]
+    cells = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in table)
+    page.set_content("<body style='margin:0;font:13px sans-serif'><table style='border-collapse:collapse' border=1 cellpadding=4>"
+                     f"{cells}</table></body>")
+    page.locator("table").screenshot(path=str(path))
+
+
+def picture_classroom(browser: Any, out: Path, tmp: Path) -> list[Path]:
+    """The lesson's pictures, in the order docs/classroom.md tells it."""
+    paths: list[Path] = []
+    db = tmp / "class.db"
+    with serve_classroom(db, tmp / "server.log") as (url, printed):
+        teacher = re.search(r"Teacher's page .*?: http://\S+?/(\?\S+)", printed)
+        student = re.search(r"Students' link: http://\S+?/(\?class=([A-Z0-9]{6}))", printed)
+        if teacher is None or student is None:
+            raise SystemExit("laspoly serve --classroom printed no links:\n" + printed)
+        teacher_query, student_query, code = teacher.group(1), student.group(1), student.group(2)
+        desk = browser.new_context(viewport={"width": 1280, "height": 800})
+        page = desk.new_page()
+        _terminal(page, printed.split("Launching server")[0].strip(), out / "classroom-terminal.png")
+        paths.append(out / "classroom-terminal.png")
+        page.goto(url + teacher_query, timeout=120_000)
+        expect(page.get_by_role("img", name="QR code of the class's student link").first).to_be_visible(timeout=60_000)
+        _settle(page)
+        page.screenshot(path=str(out / "classroom-teacher-start.png"))
+        paths.append(out / "classroom-teacher-start.png")
+
+        phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1.5, is_mobile=True, has_touch=True)
+        student_page = phone.new_page()
+        student_page.goto(url + student_query, timeout=120_000)
+        name = student_page.get_by_label("Your name or your team's name")
+        expect(name).to_be_visible(timeout=60_000)
+        name.fill("Ana & Ben")
+        _settle(student_page)
+        student_page.screenshot(path=str(out / "classroom-phone-join.png"))
+        paths.append(out / "classroom-phone-join.png")
+        _button(student_page, "Join and play").tap()
+        expect(student_page.get_by_role("heading", name=re.compile(r"^Log \(")).first).to_be_visible(timeout=60_000)
+        for _ in range(8):  # the bots move ("Next") until the group's turn, then the group rolls
+            try:
+                expect(_button(student_page, "Roll")).to_be_enabled(timeout=5_000)
+            except AssertionError:
+                if _button(student_page, "Next").is_enabled():
+                    _button(student_page, "Next").tap()
+                continue
+            _button(student_page, "Roll").tap()
+            expect(_button(student_page, "Roll")).to_be_disabled(timeout=30_000)
+            break
+        student_page.evaluate("window.scrollTo(0, 0)")
+        _settle(student_page)
+        student_page.screenshot(path=str(out / "classroom-phone-game.png"))
+        paths.append(out / "classroom-phone-game.png")
+
+        play_groups(db, code)
+        expect(page.get_by_text("Fatima, Gus").first).to_be_visible(timeout=60_000)  # the page refreshes itself
+        _settle(page)
+        page.screenshot(path=str(out / "classroom-teacher-lesson.png"), full_page=True)
+        paths.append(out / "classroom-teacher-lesson.png")
+
+        big = browser.new_context(viewport={"width": 1280, "height": 720})
+        projector = big.new_page()
+        projector.goto(url + teacher_query + "&projector=1", timeout=120_000)
+        expect(projector.get_by_text("Fatima, Gus").first).to_be_visible(timeout=60_000)
+        _settle(projector)
+        projector.get_by_text(re.compile(r"games, pooled")).first.evaluate("e => e.scrollIntoView()")  # the charts, from the top
+        _settle(projector)
+        projector.screenshot(path=str(out / "classroom-projector.png"))
+        paths.append(out / "classroom-projector.png")
+
+        watch = page.get_by_role("link", name="watch").first
+        href = watch.get_attribute("href") or ""
+        projector.goto(url + href[href.index("?"):], timeout=120_000)
+        expect(projector.get_by_role("heading", name=re.compile(r"^Log \(")).first).to_be_visible(timeout=60_000)
+        _settle(projector)
+        projector.screenshot(path=str(out / "classroom-watch.png"))
+        paths.append(out / "classroom-watch.png")
+
+        from laspoly.classes import ClassData
+        from laspoly.store import open_store
+
+        key = re.search(r"teacher=([^&\s]+)", teacher_query).group(1)  # type: ignore[union-attr]
+        data = ClassData(open_store(f"sqlite:///{db}"), code, key)
+        data.refresh()
+        _csv_table(page, data.csv().getvalue(), out / "classroom-csv.png")
+        paths.append(out / "classroom-csv.png")
+        for context in (desk, phone, big):
+            context.close()
+    return paths
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write the screenshots; prints each file's path."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img", help="folder for the PNG files")
     parser.add_argument("--presets", nargs="+", default=["laspoly", "classic"], help="presets to picture")
+    parser.add_argument("--classroom", action="store_true", help="picture a lesson for docs/classroom.md instead")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.classroom:
+        with tempfile.TemporaryDirectory(prefix="laspoly-class-shots-") as tmp, sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            try:
+                for path in picture_classroom(browser, args.out, Path(tmp)):
+                    print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+            finally:
+                browser.close()
+        return 0
     with tempfile.TemporaryDirectory(prefix="laspoly-shots-") as tmp, serve(Path(tmp) / "rooms.db") as url, \
             sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)

@@ -435,7 +435,7 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     if code and _has_arg("teacher"):
         try:
             record = open_class(store, code, teacher, client=_client())
-            return TeacherView(ClassData(store, record.code, teacher), record)
+            return TeacherView(ClassData(store, record.code, teacher), record, projector=_arg("projector").lower() in ("1", "true", "yes", "on"))
         except StoreError as exc:
             return pn.Column(pn.pane.HTML(f"<h2>Las Poly</h2><p>{esc(tr('class.refused', 'en', reason=str(exc)))}</p>"
                                           f"<p>{esc(tr('class.refused', 'es', reason=str(exc)))}</p>"))

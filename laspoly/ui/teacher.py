@@ -7,8 +7,11 @@ never holds the teacher's key) and pools every roll and landing of all of them
 into one dice chart and one landing chart, each against its exact distribution
 (two dice; the preset's Markov chain), drawn as bars against the exact values as
 dots.  A landing is counted as the chain counts it: where a roll ended, with "in
-prison" apart (:func:`~laspoly.classes.roll_landing`); the fields are named on the axis.  It refreshes itself every two seconds
-on a served page; the data downloads as CSV.
+prison" apart (:func:`~laspoly.classes.roll_landing`); the fields are named on the axis.  A third chart shows
+the law of large numbers: the distance (total variation) of the pooled totals from two dice as the rolls add
+up, taken in turn from the rooms, with the 1/√n envelope (:mod:`laspoly.analysis.lln`).  Projector mode
+(a toggle, or ``&projector=1`` in the teacher link) sets the page and its charts in large type.  It refreshes
+itself every two seconds on a served page; the data downloads as CSV, with the players' names.
 """
 
 from __future__ import annotations
@@ -23,8 +26,10 @@ from bokeh.models import ColumnDataSource, FactorRange
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
+from laspoly.analysis.lln import envelope, tv_curve
 from laspoly.analysis.markov import markov
 from laspoly.classes import ClassData, ClassRecord, student_link
+from laspoly.predict import TWO_DICE as PREDICT_TWO_DICE
 from laspoly.ui.common import BUTTON_CSS, base_url, esc, is_served, lan_note
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import COPY_JS, qr_svg
@@ -34,7 +39,21 @@ from laspoly.ui.timers import Timer
 PAGE_SIZE = 25
 
 #: The exact share of each total 2-12 of two dice.
-TWO_DICE = [(6 - abs(t - 7)) / 36 for t in range(2, 13)]
+TWO_DICE = list(PREDICT_TWO_DICE)
+
+#: Projector mode: the page's words in large type (the charts' words grow with :data:`PROJECTOR_FONTS`).
+PROJECTOR_CSS = """
+:host(.lp-projector) { font-size: 160%; }
+:host(.lp-projector) h2 { font-size: 2em; }
+:host(.lp-projector) table, :host(.lp-projector) p, :host(.lp-projector) button { font-size: 1.25em; }
+"""
+
+#: Projector mode inside each HTML pane of the page (the list, the class's code and link, the totals).
+PROJECTOR_PANE_CSS = ":host { font-size: 150%; } table { font-size: 1em; } th, td { padding: 2px 10px; }"
+
+#: The charts' font sizes (title, axis label, tick labels): normal, then in projector mode.
+NORMAL_FONTS = ("13px", "13px", "11px")
+PROJECTOR_FONTS = ("24px", "22px", "18px")
 
 
 def ago(seconds: float, lang: str) -> str:
@@ -51,6 +70,7 @@ class TeacherView(Viewer):
     """A class's rooms and pooled data, for its teacher."""
 
     lang = param.Selector(default="en", objects=["en", "es"])
+    projector = param.Boolean(default=False, doc="Large type for a projector (``&projector=1`` in the teacher link, or the toggle).")
 
     def __init__(self, data: ClassData, record: ClassRecord, **params: Any) -> None:
         super().__init__(**params)
@@ -84,9 +104,26 @@ class TeacherView(Viewer):
         self.land_fig.xgrid.grid_line_color = None
         self.land_fig.vbar("field", top="share", width=0.8, source=self.land_source, fill_color="#009E73")
         self.land_fig.scatter("field", "exact", source=self.land_source, color="#D55E00", size=7)
+        # the law of large numbers: the distance of the pooled totals from two dice, against the rolls so far (log scale)
+        self.lln_source = ColumnDataSource({"n": [], "tv": [], "envelope": []})
+        self.lln_fig = figure(height=300, sizing_mode="stretch_width", toolbar_location=None, x_axis_type="log", y_range=(0, 1.05),
+                              tooltips=[("n", "@n"), ("TV", "@tv{0.000}"), ("1/√n", "@envelope{0.000}")])
+        self.lln_fig.line("n", "envelope", source=self.lln_source, color="#D55E00", line_width=2, line_dash="dashed")
+        self.lln_fig.line("n", "tv", source=self.lln_source, color="#0072B2", line_width=3)
+        self.lln_fig.scatter("n", "tv", source=self.lln_source, color="#0072B2", size=5)
+        self.projector_toggle = pn.widgets.Toggle(value=self.projector, width=220, stylesheets=[BUTTON_CSS], css_classes=["lp-projector-toggle"])
+        self.projector_toggle.param.watch(lambda e: setattr(self, "projector", e.new), "value")
         self.download = pn.widgets.FileDownload(callback=self.data.csv, filename=f"laspoly-class-{record.code}.csv", width=260)
         self._chains: dict[str, list[float]] = {}
+        self.layout = pn.Column(pn.Row(pn.HSpacer(), self.projector_toggle, self.language), self.head, self.invite, self.rooms,
+                                pn.Row(self.newer, self.older, self.pages, sizing_mode="stretch_width"), self.totals,
+                                pn.pane.Bokeh(self.dice_fig, sizing_mode="stretch_width"),
+                                pn.pane.Bokeh(self.lln_fig, sizing_mode="stretch_width"),
+                                pn.pane.Bokeh(self.land_fig, sizing_mode="stretch_width"), self.download,
+                                sizing_mode="stretch_width", stylesheets=[PROJECTOR_CSS])
         self.param.watch(lambda *_: self.refresh(), "lang")
+        self.param.watch(lambda *_: self._show_projector(), "projector")
+        self._show_projector()
         self.refresh()
         self._timer: Timer | None = None
         if is_served():
@@ -152,6 +189,11 @@ class TeacherView(Viewer):
         self.dice_source.data = {"total": list(range(2, 13)), "share": [c / n if n else 0.0 for c in dice], "exact": TWO_DICE}
         self.dice_fig.title.text = tr("class.dice_chart", lang)
         self.dice_fig.xaxis.axis_label, self.dice_fig.yaxis.axis_label = tr("class.total", lang), tr("class.share_rolls", lang)
+        ns, tvs = tv_curve(data.dice_sequence())
+        self.lln_source.data = {"n": ns, "tv": tvs, "envelope": envelope(ns)}
+        self.lln_fig.title.text = tr("class.lln_chart", lang)
+        self.lln_fig.xaxis.axis_label, self.lln_fig.yaxis.axis_label = tr("class.rolls_n", lang), tr("class.distance", lang)
+        self.projector_toggle.name = tr("class.projector", lang)
         landings = data.landings()
         preset = max(landings, key=lambda p: sum(landings[p])) if landings else None
         if preset is not None:
@@ -166,6 +208,20 @@ class TeacherView(Viewer):
         landed = sum(sum(v) for v in landings.values())
         self.totals.object = f"<p><b>{esc(tr('class.pooled', lang, rolls=n, landings=landed, rooms=len(data.rooms)))}</b></p>"
         self.download.label = tr("class.download", lang)
+
+    def _show_projector(self) -> None:
+        """Projector mode on or off: large type on the page and in the charts, taller charts."""
+        on = self.projector
+        self.projector_toggle.value = on
+        self.layout.css_classes = ["lp-teacher", "lp-projector"] if on else ["lp-teacher"]
+        for pane in (self.head, self.rooms, self.totals, self.pages):  # each pane's words sit in a shadow root of their own
+            pane.stylesheets = [PROJECTOR_PANE_CSS] if on else []
+        title, label, ticks = PROJECTOR_FONTS if on else NORMAL_FONTS
+        for fig, height in ((self.dice_fig, 240), (self.lln_fig, 300), (self.land_fig, 380)):
+            fig.title.text_font_size = title
+            for axis in (*fig.xaxis, *fig.yaxis):
+                axis.axis_label_text_font_size, axis.major_label_text_font_size = label, ticks
+            fig.height = int(height * 1.5) if on else height
 
     def _show_invite(self, url: str) -> None:
         """The student link's QR code (once the page's address is known) and a button that copies the link."""
@@ -191,10 +247,7 @@ class TeacherView(Viewer):
             self._timer = None
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(pn.Row(pn.HSpacer(), self.language), self.head, self.invite, self.rooms,
-                         pn.Row(self.newer, self.older, self.pages, sizing_mode="stretch_width"), self.totals,
-                         pn.pane.Bokeh(self.dice_fig, sizing_mode="stretch_width"),
-                         pn.pane.Bokeh(self.land_fig, sizing_mode="stretch_width"), self.download, sizing_mode="stretch_width")
+        return self.layout
 
 
 def rulebook_name(data: ClassData, preset: str, lang: str) -> str:
