@@ -63,7 +63,8 @@ def _tab_to(page: Page, predicate: Any, limit: int = 80) -> dict[str, Any]:
         focused = _focused(page)
         if predicate(focused):
             return focused
-    raise AssertionError(f"Tab never reached the element (last: {focused})")
+    buttons = page.evaluate("lpDeep('.bk-btn').filter((b) => !b.disabled).map((b) => b.textContent)")
+    raise AssertionError(f"Tab never reached the element (last: {focused}; enabled buttons: {buttons})")
 
 
 def test_the_tab_list_follows_the_tabs_pattern_and_a_turn_is_played_without_the_mouse(
@@ -98,11 +99,16 @@ def test_the_tab_list_follows_the_tabs_pattern_and_a_turn_is_played_without_the_
     page.keyboard.press(" ")
     page.wait_for_function(f"(() => {{ const r = {TABS}; return r.selected[0] === 'true' && r.order[0] === 0; }})()")
     page.screenshot(path=str(screenshot_dir / "a11y-tab-focus-1600.png"))
-    # a turn: Tab to Roll, Enter; then Tab to End turn (or Next), Enter
+    # a turn with Tab and Enter only: Roll; Ana lands on a station: Buy, Stay (no train); End turn
     assert _tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"].startswith("Roll"))["outline"] == "3px solid"
     page.keyboard.press("Enter")
     expect(page.get_by_text("Ana rolled").first).to_be_visible()
-    _tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"] in ("End turn", "Next"))
+    _tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"].startswith("Buy"))
+    page.keyboard.press("Enter")
+    expect(page.get_by_text("Ana bought").first).to_be_visible()
+    _tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"] == "Stay")  # a station offers the train: she stays
+    page.keyboard.press("Enter")
+    _tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"].startswith("End turn"))
     page.keyboard.press("Enter")
     expect(page.get_by_text("Round 1 (turn 2)").first).to_be_visible()
     assert errors == []

@@ -7,8 +7,9 @@ invisible component that finds them (through the shadow roots, again whenever a
 part of the page is drawn anew) and gives them what assistive technology needs:
 
 * the tab headers follow the WAI-ARIA tabs pattern: ``role=tablist``/``tab``,
-  ``aria-selected``, one tab in the Tab order, the arrow keys (and Home, End)
-  move between tabs and Enter or Space opens the focused one;
+  ``aria-selected``, the list before the panels and one tab in the Tab order,
+  the arrow keys (and Home, End) move between tabs and Enter or Space opens
+  the focused one;
 * a card's header button is named by its title and says whether it is open;
 * a switch is named by the text beside it (``lp-switch-label``), and clicking
   that text toggles it, as clicking a checkbox's label does;
@@ -93,6 +94,10 @@ state.apply = () => {
       state.observer.observe(root, {childList: true, subtree: true});
     }
     root.querySelectorAll('.bk-headers-wrapper').forEach((list) => {
+      // the tab list comes before the tabs' panels in the Tab order (its place on screen is the grid's)
+      const header = list.parentElement;
+      const first = header && [...header.parentNode.children].find((e) => !['STYLE', 'LINK'].includes(e.tagName));
+      if (first && first !== header) header.parentNode.insertBefore(header, first);
       state.markTabs(list);
       if (!state.seen.has(list)) {
         state.seen.add(list);
