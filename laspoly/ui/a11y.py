@@ -13,7 +13,9 @@ part of the page is drawn anew) and gives them what assistive technology needs:
 * a card's header button is named by its title and says whether it is open;
 * a switch is named by the text beside it (``lp-switch-label``), and clicking
   that text toggles it, as clicking a checkbox's label does;
-* a slider's handle is named by the slider's title.
+* a slider's handle is named by the slider's title;
+* a hidden tab's panel is ``inert``, and a number box's spin buttons (its
+  arrow keys do the same) are left to the mouse.
 """
 
 from __future__ import annotations
@@ -51,6 +53,11 @@ state.text = (el) => {
 state.tabs = (list) => [...list.querySelectorAll(':scope > .bk-tab')];
 state.markTabs = (list) => {
   list.setAttribute('role', 'tablist');
+  // a hidden tab's panel is out of the Tab order and out of reach of assistive technology, as it is out of sight
+  const header = list.parentElement;
+  for (const panel of header.parentNode.children) {
+    if (panel !== header && !['STYLE', 'LINK'].includes(panel.tagName)) panel.inert = panel.getAttribute('aria-hidden') === 'true';
+  }
   const tabs = state.tabs(list);
   const focused = list.getRootNode().activeElement;
   tabs.forEach((tab) => {
@@ -103,7 +110,11 @@ state.apply = () => {
         state.seen.add(list);
         list.addEventListener('keydown', state.tabKey);
         // the open tab changes (a click, a key, the server): its header's class changes
-        new MutationObserver(() => state.markTabs(list)).observe(list, {attributes: true, attributeFilter: ['class'], subtree: true});
+        const observer = new MutationObserver(() => state.markTabs(list));
+        observer.observe(list, {attributes: true, attributeFilter: ['class'], subtree: true});
+        for (const panel of list.parentElement.parentNode.children) {
+          observer.observe(panel, {attributes: true, attributeFilter: ['aria-hidden']});
+        }
       }
     });
     root.querySelectorAll('button.card-header').forEach((button) => {
@@ -126,6 +137,10 @@ state.apply = () => {
           if (knob) knob.click();
         });
       }
+    });
+    // a number box's spin buttons repeat what its arrow keys do: for the mouse only
+    root.querySelectorAll('.bk-spin-btn').forEach((button) => {
+      if (button.getAttribute('aria-hidden') !== 'true') { button.setAttribute('aria-hidden', 'true'); button.tabIndex = -1; }
     });
     root.querySelectorAll('.noUi-handle').forEach((handle) => {
       if (handle.hasAttribute('aria-label')) return;
