@@ -25,6 +25,7 @@ from laspoly.joining import join_class
 from laspoly.limits import CLASS_JOINS, SESSIONS, client_limited
 from laspoly.rooms import join_room, new_owner_key, open_room, owner_link, unplayed_page
 from laspoly.store import Store, StoreError, default_url, open_store
+from laspoly.ui.a11y import TAB_FOCUS_CSS, PageAccessibility
 from laspoly.ui.board import BoardFigure
 from laspoly.ui.common import BUTTON_CSS, LANGUAGES, PHONE, PHONE_SIDEWAYS, TabView, esc
 from laspoly.ui.common import is_served as _serving
@@ -114,7 +115,7 @@ class Dashboard(Viewer):
         self._page_names = pages
         self._slots = [pn.Column(sizing_mode="stretch_width") for _ in pages]
         self.tabs = pn.Tabs(*((m.t(TAB_TITLES[name]), slot) for name, slot in zip(pages, self._slots, strict=True)),
-                            dynamic=False, sizing_mode="stretch_width", stylesheets=[TABS_CSS])
+                            dynamic=False, sizing_mode="stretch_width", stylesheets=[TABS_CSS, TAB_FOCUS_CSS])
         m.param.watch(self._title_tabs, "lang")
         self.tabs.param.watch(self._show_tab, "active")
         if _serving():  # a served page gets "Play" in steps once it has loaded; a notebook gets it at once
@@ -131,7 +132,7 @@ class Dashboard(Viewer):
             pn.state.on_session_destroyed(lambda _ctx: self.close())
         self.layout = pn.Column(
             pn.Row(pn.pane.HTML("<h2 style='margin:4px 0'>Las Poly</h2>", stylesheets=[TITLE_CSS]), pn.HSpacer(), self.lang),
-            self.tabs, sizing_mode="stretch_width", stylesheets=[CSS],
+            self.tabs, PageAccessibility(margin=0, height=0), sizing_mode="stretch_width", stylesheets=[CSS],
         )
 
     def _switch_language(self, event: Any) -> None:

@@ -113,8 +113,8 @@ class ControlsView(Viewer):
         self.shortcuts_on = True
         self.keys.param.watch(self._on_key, "press")
         self._occasional = pn.Column(min_height=RESERVED_ROW, sizing_mode="stretch_width")  # see turn_controls
-        self.manage_card = pn.Card(collapsed=False, sizing_mode="stretch_width")
-        self.trade_card = pn.Card(collapsed=True, sizing_mode="stretch_width")
+        self.manage_card = pn.Card(collapsed=False, sizing_mode="stretch_width", stylesheets=[FOCUS_CSS])
+        self.trade_card = pn.Card(collapsed=True, sizing_mode="stretch_width", stylesheets=[FOCUS_CSS])
         self._words += [(self.manage_card, "title", "play.manage"), (self.trade_card, "title", "play.trade")]
         self.trade_card.param.watch(self._fill_trade, "collapsed")
         #: The catalogue keys of the buttons whose label shows a decision's stakes while it is on offer.

@@ -19,7 +19,7 @@ from panel.viewable import Viewer
 
 from laspoly.engine import events as E
 from laspoly.predict import TWO_DICE, Guess, running_distance, scores
-from laspoly.ui.common import BUTTON_CSS, assign, esc, player_badge
+from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, assign, esc, player_badge
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
@@ -61,8 +61,8 @@ class GuessView(Viewer):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         m = self.model
-        self.switch = pn.widgets.Switch(value=m.predict, width=50, css_classes=["lp-predict-switch"])
-        self.switch_label = pn.pane.HTML(margin=(8, 4))
+        self.switch = pn.widgets.Switch(value=m.predict, width=50, css_classes=["lp-predict-switch"], stylesheets=[FOCUS_CSS])
+        self.switch_label = pn.pane.HTML(margin=(8, 4), css_classes=["lp-switch-label"])  # names the switch, and toggles it
         self.panel = pn.Column(pn.Row(self.switch, self.switch_label), sizing_mode="stretch_width")
         self.switch.param.watch(lambda e: setattr(m, "predict", e.new), "value")
         m.param.watch(lambda *_: self.refresh(), ["lang", "predict"])

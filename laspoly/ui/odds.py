@@ -20,7 +20,7 @@ from panel.viewable import Viewer
 
 from laspoly.analysis.odds import build_stakes, buy_stakes, casino_stakes, live_odds, prison_stakes, show_probability
 from laspoly.engine.game import BUYING, Game
-from laspoly.ui.common import assign, esc
+from laspoly.ui.common import FOCUS_CSS, assign, esc
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
@@ -131,8 +131,8 @@ class OddsView(Viewer):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         m = self.model
-        self.switch = pn.widgets.Switch(value=m.odds, width=50, css_classes=["lp-odds-switch"])
-        self.label = pn.pane.HTML(margin=(8, 4))
+        self.switch = pn.widgets.Switch(value=m.odds, width=50, css_classes=["lp-odds-switch"], stylesheets=[FOCUS_CSS])
+        self.label = pn.pane.HTML(margin=(8, 4), css_classes=["lp-switch-label"])  # names the switch, and toggles it
         self.panel = pn.Column(pn.Row(self.switch, self.label), sizing_mode="stretch_width")
         self.switch.param.watch(lambda e: self._set(odds=e.new), "value")
         m.param.watch(lambda *_: self.refresh(), ["lang", "odds", "odds_mode"])
