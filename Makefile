@@ -94,7 +94,7 @@ test: $(VENV)/.test-installed chromium postgres
 	$(BIN)/ruff check laspoly tests benchmarks apps tools notebooks
 	$(BIN)/lint-imports
 	$(MAKE) --no-print-directory -j2 --output-sync=target typecheck compiled-when-possible
-	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal
+	$(BIN)/python -m pytest -n $(WORKERS) --dist worksteal -m "not load"
 	$(MAKE) --no-print-directory test-compiled
 
 # mypy runs on one core; the compiled build's C compiler runs beside it on the other, which saves most of a
@@ -164,6 +164,7 @@ soak: $(VENV)/.test-installed
 ## load: 30 concurrent dashboard sessions on one server (3 in Chromium), 3 rounds and a 4th in which 5 run a 1,000-game lab; figures in docs/reliability.md
 load: $(VENV)/.test-installed chromium
 	mkdir -p .benchmarks
+	$(BIN)/python -m pytest -q -n 0 -m load tests
 	$(BIN)/python benchmarks/load.py --lab-sessions 5 --json .benchmarks/load.json
 
 ## lab: install the lab extra (JupyterLab, nbconvert, the dashboard) and open the lessons in JupyterLab, offline, from

@@ -127,8 +127,8 @@ def test_an_installed_package_without_a_build_beside_it_runs_silently(tmp_path: 
 
 def test_the_laspoly_command_names_the_build_it_runs() -> None:
     """Through the launcher: the compiled build when this checkout's is current, else the pure one."""
-    expected = "(compiled (mypyc))" if choose_build(ROOT / "laspoly", os.environ)[0] is not None else "(pure Python)"
     env = {k: v for k, v in os.environ.items() if k != "LASPOLY_BUILD"}
+    expected = "(compiled (mypyc))" if choose_build(ROOT / "laspoly", env)[0] is not None else "(pure Python)"
     env["PYTHONPATH"] = str(ROOT)
     done = subprocess.run([sys.executable, "-P", "-m", "laspoly.launch", "--version"], env=env, capture_output=True,
                           text=True, timeout=60, check=True)

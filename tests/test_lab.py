@@ -382,7 +382,7 @@ os._exit(0)
 """
 
 
-@pytest.mark.slow
+@pytest.mark.load  # a real server with two sessions and a 5,000-game lab: `make load` runs it, on a machine left alone
 def test_a_served_page_keeps_stepping_while_another_pages_lab_runs_and_closing_that_page_cancels_it() -> None:
     """The lab's games are played in the shared pool's workers, not on the server's loop: another page's autoplay
     steps go on while a 5,000-game lab runs (how fast, `benchmarks/load.py --lab-sessions` measures); closing the
