@@ -18,10 +18,7 @@ compares without writing (exit status 1 on a difference).
 
 from __future__ import annotations
 
-import hashlib
-import json
 import sys
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +27,9 @@ from laspoly.bots.runner import play_game
 from laspoly.engine.game import Game
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+from pin_game_digests import _hash, write_or_check  # noqa: E402  (the pinning tools share their hash and command line)
+
 FIXTURE = ROOT / "tests" / "fixtures" / "trading_digests.json"
 PRESETS = ("laspoly", "sculptprice", "classic", "standard")
 GAMES = 50
@@ -41,14 +41,6 @@ LINEUPS: tuple[tuple[str, ...], ...] = (
     ("industrialist", "dealer", "basic", "shark"),
     ("table", "greedy", "dealer", "hotelier"),
 )
-
-
-def _hash(items: Iterable[Any]) -> str:
-    h = hashlib.sha256()
-    for item in items:
-        h.update(json.dumps(item, sort_keys=True, separators=(",", ":")).encode())
-        h.update(b"\n")
-    return h.hexdigest()[:24]
 
 
 def fingerprint(preset: str, seed: int) -> dict[str, Any]:
@@ -68,9 +60,6 @@ def pin() -> dict[str, Any]:
 
 def main() -> int:
     """Write the fixture, or with ``--check`` compare it with today's games."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from pin_game_digests import write_or_check
-
     return write_or_check(FIXTURE, pin, __doc__.splitlines()[0])
 
 
