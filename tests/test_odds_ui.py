@@ -102,3 +102,17 @@ def test_a_page_opened_in_lesson_mode_shows_the_odds_at_once() -> None:
     m.odds = True
     d = Dashboard(m)
     assert d.board.cells.data["tip"][7].startswith("1/6 = 16.7%") and d.board.cells.data["fill"][7] != "#fdfdf6"
+
+
+def test_turning_the_odds_on_in_a_shown_page_keeps_the_chosen_mode() -> None:
+    """The modes are made the first time the switch is on; made in a page already shown, they keep the model's mode."""
+    from bokeh.document import Document
+
+    from laspoly.ui.odds import OddsView
+
+    m = GameModel()
+    view = OddsView(model=m)
+    view.panel.get_root(Document())  # the page is shown before the switch is first turned on
+    m.odds_mode = "turn"
+    view.switch.value = True
+    assert m.odds and m.odds_mode == "turn" and view.mode.value == "turn"

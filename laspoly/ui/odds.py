@@ -146,10 +146,16 @@ class OddsView(Viewer):
 
     def _build(self) -> None:
         m = self.model
-        self.mode = pn.widgets.RadioButtonGroup(options={}, value=m.odds_mode, color="light", sizing_mode="stretch_width")
+        # made with its options, so its value is never outside them (an empty options list reads back as None)
+        self.mode = pn.widgets.RadioButtonGroup(options=self._options(m.lang), value=m.odds_mode, color="light",
+                                                sizing_mode="stretch_width")
         self.legend = pn.pane.HTML(sizing_mode="stretch_width", min_height=24)
-        self.mode.param.watch(lambda e: self._set(odds_mode=e.new), "value")
+        self.mode.param.watch(lambda e: self._set(odds_mode=e.new) if e.new in OVERLAY_MODES else None, "value")
         self.panel.extend([self.mode, self.legend])
+
+    @staticmethod
+    def _options(lang: str) -> dict[str, str]:
+        return {tr(f"odds.mode_{mode}", lang): mode for mode in OVERLAY_MODES}
 
     def _set(self, **values: Any) -> None:
         m = self.model
@@ -167,7 +173,7 @@ class OddsView(Viewer):
             return
         if not self.is_built:
             self._build()
-        options = {tr(f"odds.mode_{mode}", lang): mode for mode in OVERLAY_MODES}
+        options = self._options(lang)
         if self.mode.options != options:
             self.mode.options = options
         assign(self.mode, value=m.odds_mode, visible=m.odds)
