@@ -222,7 +222,7 @@ class RoomSummary:
     watch: str  # the read-only watch link to it (:func:`watch_token`), as a query string
 
 
-def roll_landing(game: Game, action: A.Action) -> tuple[int, int] | None:
+def roll_landing(game: Game, action: A.Action, from_prison: bool = False) -> tuple[int, int] | None:
     """Where a roll just played ended, as the movement chain counts a landing; None for any other action.
 
     As :mod:`laspoly.chain.movement` counts per roll: the roller's field after the
@@ -230,8 +230,13 @@ def roll_landing(game: Game, action: A.Action) -> tuple[int, int] | None:
     decision), with "in prison" apart from "just visiting": (player, slot), where
     slot ``len(game.fields)`` is "in prison".  A token sent to prison by
     Go-Into-Prison therefore lands *in prison*, never on Go-Into-Prison.
+
+    A roll made ``from_prison`` (a try for doubles) is no landing: the chain the
+    class is compared with pays the fine before rolling, so none of its rolls
+    starts in prison.  Counted, every failed try would be one more "in prison",
+    and the class's bar would stand at several times the chain's.
     """
-    if not isinstance(action, A.Roll):
+    if not isinstance(action, A.Roll) or from_prison:
         return None
     player = game.players[action.player]
     return action.player, len(game.fields) if player.in_prison else player.pos
@@ -252,8 +257,9 @@ class _Followed:
         """Play stored actions on the game, noting where each roll landed."""
         for raw in actions:
             action = raw if isinstance(raw, A.Action) else action_from_dict(raw)
+            from_prison = isinstance(action, A.Roll) and self.game.players[action.player].in_prison
             self.game.apply(action)
-            landing = roll_landing(self.game, action)
+            landing = roll_landing(self.game, action, from_prison)
             if landing is not None:
                 self.landed.append(landing)
 
