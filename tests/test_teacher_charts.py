@@ -192,6 +192,18 @@ def test_the_room_list_shows_each_room_s_names_round_leader_and_watch_link(store
         assert ", ".join(s.players) in shown and f"<td>{s.round}</td>" in shown and s.leader in shown
         assert s.watch.replace("&", "&amp;") in shown
     assert "Ana, Ben" in shown and "Cy, Dee" in shown
+    assert "<td>Las Poly</td>" in shown and "<td>laspoly</td>" not in shown  # the rulebook by its name, not its id
+
+
+def test_the_room_list_names_each_rulebook_in_the_page_s_language(store: Store) -> None:
+    made = create_class(store, "6D")
+    m = GameModel(table=open_room(store, Game(["Ana", "Ben"], preset="classic", seed=1), ["person", "person"], OWNER,
+                                  class_code=made.code))
+    _play(m, 2)
+    view = TeacherView(ClassData(store, made.code, made.teacher_key), find_class(store, made.code))
+    assert "<td>Classic (web edition)</td>" in view.rooms.object
+    view.lang = "es"
+    assert "<td>Clásico (edición web)</td>" in view.rooms.object and "<td>classic</td>" not in view.rooms.object
 
 
 def test_projector_mode_makes_the_page_and_its_charts_large(store: Store) -> None:

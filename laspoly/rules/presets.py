@@ -49,6 +49,17 @@ def load_shipped_board(name: str) -> Board:
     return board_from_dict(json.loads(path.read_text(encoding="utf-8")), f"{name}.json")
 
 
+def preset_title(name: str, lang: str = "en") -> str:
+    """A preset's name for people, in ``lang`` ("Clásico (edición web)" for ``classic`` in Spanish).
+
+    Lists and tables show this, not the id; an id that is not shipped is shown as it is.
+    """
+    if name not in preset_names():
+        return name
+    title = load_preset(name).name
+    return title.get(lang) or title.get("en") or name
+
+
 @cache
 def load_preset(name: str = "laspoly") -> Preset:
     """Look up a shipped preset by name, e.g. ``load_preset("standard")``."""

@@ -31,6 +31,7 @@ from laspoly.analysis.lln import envelope, tv_curve
 from laspoly.analysis.markov import markov
 from laspoly.classes import ClassData, ClassRecord, student_link
 from laspoly.predict import TWO_DICE as PREDICT_TWO_DICE
+from laspoly.rules.presets import preset_title
 from laspoly.ui.common import BUTTON_CSS, base_url, esc, is_served, lan_note
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import COPY_JS, qr_svg
@@ -160,7 +161,7 @@ class TeacherView(Viewer):
         rows = []
         for r in data.summaries(start, PAGE_SIZE):
             state = tr("class.over", lang, name=r.leader) if r.over else r.leader
-            rows.append(f"<tr><td>{esc(', '.join(r.players))}</td><td>{esc(r.preset)}</td><td>{r.round}</td><td>{esc(state)}</td>"
+            rows.append(f"<tr><td>{esc(', '.join(r.players))}</td><td>{esc(preset_title(r.preset, lang))}</td><td>{r.round}</td><td>{esc(state)}</td>"
                         f"<td>{esc(ago(now - r.last_activity, lang))}</td>"
                         f"<td><a href='{esc(base + r.watch)}' target='_blank' rel='noopener'>{esc(tr('class.watch', lang))}</a></td></tr>")
         header = "".join(f"<th>{esc(tr(k, lang))}</th>" for k in ("class.players", "class.rulebook", "class.round", "class.leader",
@@ -204,7 +205,7 @@ class TeacherView(Viewer):
             self.land_fig.x_range.factors = names
             self.land_source.data = {"field": names, "share": [c / m for c in counts], "exact": exact, "name": names}
         # ``preset`` is tr's own argument (a rulebook's words): the chart's rulebook goes in as ``rulebook``
-        self.land_fig.title.text = tr("class.landing_chart", lang, rulebook=rulebook_name(data, preset, lang) if preset else "-")
+        self.land_fig.title.text = tr("class.landing_chart", lang, rulebook=preset_title(preset, lang) if preset else "-")
         self.land_fig.xaxis.axis_label, self.land_fig.yaxis.axis_label = tr("class.field", lang), tr("class.share_landings", lang)
         landed = sum(sum(v) for v in landings.values())
         self.totals.object = f"<p><b>{esc(tr('class.pooled', lang, rolls=n, landings=landed, rooms=len(data.rooms)))}</b></p>"
@@ -249,12 +250,6 @@ class TeacherView(Viewer):
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self.layout
-
-
-def rulebook_name(data: ClassData, preset: str, lang: str) -> str:
-    """A preset's name in ``lang`` (its id when it has no name there), from one of the class's games on it."""
-    game = next(f.game for f in data.rooms.values() if f.game.preset.id == preset)
-    return game.preset.name.get(lang) or game.preset.name.get("en") or preset
 
 
 def data_fields(data: ClassData, preset: str, lang: str) -> list[str]:

@@ -22,6 +22,7 @@ from laspoly.engine.events import default_names
 from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from laspoly.errors import SetupError
 from laspoly.record import MAX_SAVE_BYTES
+from laspoly.rules.presets import preset_title
 from laspoly.table import PERSON
 from laspoly.ui import inputs
 from laspoly.ui.common import (
@@ -217,7 +218,7 @@ class SetupView(Viewer):
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
         m = self.model
-        self.preset = pn.widgets.Select(options=list(GameModel.presets()), value="laspoly", width=200, stylesheets=[FOCUS_CSS])
+        self.preset = pn.widgets.Select(options=self._presets(m.lang), value="laspoly", width=200, stylesheets=[FOCUS_CSS])
         self.lang = pn.widgets.Select(options=LANGUAGES, value=m.lang, width=140, stylesheets=[FOCUS_CSS])
         self.lang.param.watch(lambda *_: self._placeholders(), "value")
         self.rules = pn.widgets.TextInput(placeholder="jail_exit=any_die_3", width=420, stylesheets=[FOCUS_CSS])
@@ -249,12 +250,18 @@ class SetupView(Viewer):
                             (self.count, "setup.players"), (self.seed, "setup.seed"), (self.dice, "setup.dice"),
                             (self.rounds, "setup.rounds"), (self.minutes, "setup.minutes")):
             assign(widget, label=t(key))
+        assign(self.preset, options=self._presets(m.lang))
         for i, (name, seat) in enumerate(zip(self.names, self.seat_kinds, strict=True)):
             assign(name, label=t("setup.player", n=i + 1))
             assign(seat, label=t("setup.seat"), options=seat_options(m))
         assign(self.start, label=t("setup.start"))
         assign(self.lang, value=m.lang)
         self._placeholders()
+
+    @staticmethod
+    def _presets(lang: str) -> dict[str, str]:
+        """The rulebooks by their names in ``lang``, each standing for its preset id."""
+        return {preset_title(p, lang): p for p in GameModel.presets()}
 
     def _placeholders(self) -> None:
         """An empty name box shows the name the player gets ("Jugador 2" in a Spanish game)."""
