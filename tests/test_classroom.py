@@ -286,6 +286,24 @@ def test_the_teacher_page_shows_the_student_link_at_the_lan_address_with_its_qr_
     assert "<svg" in qr.object and "QR code of the class&#x27;s student link" in qr.object and copy.label == "Copy link"
 
 
+@pytest.mark.usefixtures("at_localhost")
+def test_the_student_link_s_qr_code_grows_in_projector_mode_to_be_read_from_the_back_of_the_room(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'rooms.db'}")
+    made = create_class(store, "6B")
+    view = TeacherView(ClassData(store, made.code, made.teacher_key), find_class(store, made.code))
+
+    def size() -> tuple[int, int]:
+        qr = view.invite.objects[0]
+        return int(re.search(r'<svg[^>]* width="(\d+)"', qr.object)[1]), qr.width  # type: ignore[index]
+
+    small, pane = size()
+    view.projector = True
+    big, big_pane = size()
+    assert big >= 3 * small and big_pane >= big, (small, big, big_pane)
+    view.projector = False
+    assert size() == (small, pane)
+
+
 def test_a_page_opened_at_the_lan_address_needs_no_note(monkeypatch: pytest.MonkeyPatch) -> None:
     from laspoly.serving import LAN_ENV
     from laspoly.ui import common

@@ -47,10 +47,10 @@ INVITE_CSS = """
 
 
 @functools.lru_cache(maxsize=64)
-def qr_svg(url: str, title: str) -> str:
-    """A QR code of ``url`` as inline SVG, black on white with its quiet zone, 4 pixels a module."""
+def qr_svg(url: str, title: str, scale: int = 4) -> str:
+    """A QR code of ``url`` as inline SVG, black on white with its quiet zone, ``scale`` pixels a module."""
     code = segno.make(url, error="m")
-    return str(code.svg_inline(scale=4, border=4, dark="#000000", light="#ffffff", title=title))
+    return str(code.svg_inline(scale=scale, border=4, dark="#000000", light="#ffffff", title=title))
 
 
 class InviteView(TabView):

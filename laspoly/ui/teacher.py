@@ -53,6 +53,9 @@ PROJECTOR_CSS = """
 #: Projector mode inside each HTML pane of the page (the list, the class's code and link, the totals).
 PROJECTOR_PANE_CSS = ":host { font-size: 150%; } table { font-size: 1em; } th, td { padding: 2px 10px; }"
 
+#: Pixels a module of the student link's QR code in projector mode (4 on a laptop screen).
+QR_PROJECTOR_SCALE = 12
+
 #: The charts' font sizes (title, axis label, tick labels): normal, then in projector mode.
 NORMAL_FONTS = ("13px", "13px", "11px")
 PROJECTOR_FONTS = ("24px", "22px", "18px")
@@ -83,7 +86,7 @@ class TeacherView(Viewer):
         self.head = pn.pane.HTML(sizing_mode="stretch_width")
         #: The student link's QR code, for the projector, and its copy button (built anew when the address or language changes).
         self.invite = pn.Row(sizing_mode="stretch_width")
-        self._invite_shown: tuple[str, str] | None = None
+        self._invite_shown: tuple[str, str, bool] | None = None
         self.rooms = pn.pane.HTML(sizing_mode="stretch_width", min_height=80)
         #: The page of the room list shown (0: the newest rooms).
         self.page = 0
@@ -224,21 +227,25 @@ class TeacherView(Viewer):
             for axis in (*fig.xaxis, *fig.yaxis):
                 axis.axis_label_text_font_size, axis.major_label_text_font_size = label, ticks
             fig.height = int(height * 1.5) if on else height
+        if self._invite_shown is not None:  # the student link's code, large on a projector
+            self._show_invite(self._invite_shown[1])
 
     def _show_invite(self, url: str) -> None:
         """The student link's QR code (once the page's address is known) and a button that copies the link."""
-        lang = self.lang
-        if self._invite_shown == (lang, url):
+        lang, big = self.lang, self.projector
+        if self._invite_shown == (lang, url, big):
             return
-        self._invite_shown = (lang, url)
+        self._invite_shown = (lang, url, big)
         label, copied = tr("invite.copy", lang), tr("invite.copied", lang)
         copy = pn.widgets.Button(label=label, width=160, stylesheets=[BUTTON_CSS], css_classes=["lp-copy"])
         copy.js_on_click(args={"query": url, "button": copy, "label": label, "copied": copied}, code=COPY_JS)
         parts: list[Any] = []
         if url.startswith("http"):  # a code of a bare query string would lead a phone nowhere
             title = tr("class.student_qr", lang)
-            parts.append(pn.pane.HTML(f"<div class='lp-qr lp-class-qr' role='img' aria-label='{esc(title)}'>{qr_svg(url, title)}</div>",
-                                      width=200))
+            # on a projector the code is read from the back of the room: about three times the size
+            scale, width = (QR_PROJECTOR_SCALE, 560) if big else (4, 200)
+            parts.append(pn.pane.HTML(f"<div class='lp-qr lp-class-qr' role='img' aria-label='{esc(title)}'>"
+                                      f"{qr_svg(url, title, scale)}</div>", width=width))
         parts.append(copy)
         self.invite.objects = parts
 
