@@ -4,6 +4,8 @@ The page (:mod:`laspoly.ui.join`) checks the name and the number of players; thi
 module makes the room: it refuses a person's name already playing in the class
 (compared by :func:`~laspoly.engine.state.name_key`, :func:`~laspoly.classes.class_names`),
 and stores the room at once, so the teacher's list shows the name before the first move.
+The names are held in the database (:meth:`~laspoly.store.Store.claim_names`), so two devices
+joining with one name at the same moment get one room, and the other a :class:`NameTaken`.
 """
 
 from __future__ import annotations
@@ -30,7 +32,17 @@ class NameTaken(LaspolyError):
 def join_class(store: Store, code: str, game: Game, seats: Sequence[str], lang: str = "en") -> RoomTable:
     """Store ``game`` in a new room of the class ``code``, owned by a new key; :class:`NameTaken` if a person's name is taken."""
     known = class_names(store, code)
-    for player, kind in zip(game.players, seats, strict=True):
-        if kind == PERSON and name_key(player.name) in known:
-            raise NameTaken(player.name)
-    return open_room(store, game, seats, new_owner_key(), lang, class_code=code, stored=True)
+    people = [player.name for player, kind in zip(game.players, seats, strict=True) if kind == PERSON]
+    for name in people:
+        if name_key(name) in known:
+            raise NameTaken(name)
+    table = open_room(store, game, seats, new_owner_key(), lang, class_code=code, stored=False)
+    if not store.claim_names(code, table.room_id, [name_key(name) for name in people]):
+        held = store.held_names(code)  # the name another device took a moment ago
+        raise NameTaken(next((n for n in people if name_key(n) in held), people[0]))
+    try:
+        table.keep()
+    except BaseException:
+        store.release_names(table.room_id)
+        raise
+    return table

@@ -41,6 +41,10 @@ SCHEMA = [
     """CREATE TABLE IF NOT EXISTS classes (
         id TEXT PRIMARY KEY, created DOUBLE PRECISION NOT NULL, teacher_hash TEXT NOT NULL, name TEXT NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS class_rooms (room_id TEXT PRIMARY KEY, class_id TEXT NOT NULL)""",
+    # a person's name playing in a class, in its name_key form: the primary key makes two devices joining with one
+    # name at the same moment a conflict in the database, not two rooms with that name
+    """CREATE TABLE IF NOT EXISTS class_names (
+        class_id TEXT NOT NULL, name_key TEXT NOT NULL, room_id TEXT NOT NULL, PRIMARY KEY (class_id, name_key))""",
     """CREATE TABLE IF NOT EXISTS owners (key_hash TEXT PRIMARY KEY, created DOUBLE PRECISION NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS room_watch (room_id TEXT PRIMARY KEY, token_hash TEXT NOT NULL)""",
     """CREATE TABLE IF NOT EXISTS guesses (
@@ -205,7 +209,7 @@ class Store:
         if not self.room(room_id).is_owner(owner_key):
             return False
         with self._tx() as cur:
-            for table in ("actions", "room_activity", "class_rooms", "room_watch", "guesses"):
+            for table in ("actions", "room_activity", "class_rooms", "class_names", "room_watch", "guesses"):
                 cur.execute(self._q(f"DELETE FROM {table} WHERE room_id = ?"), (room_id,))
             cur.execute(self._q("DELETE FROM rooms WHERE id = ?"), (room_id,))
         return True
@@ -318,6 +322,34 @@ class Store:
         """Make a room one of the class's games."""
         with self._tx() as cur:
             cur.execute(self._q("INSERT INTO class_rooms (room_id, class_id) VALUES (?, ?)"), (room_id, code))
+
+    def claim_names(self, code: str, room_id: str, name_keys: Sequence[str]) -> bool:
+        """Hold ``name_keys`` in the class for ``room_id``, all or none, in one transaction.
+
+        False when one of them is already held (by another room, or by a device that claimed it
+        a moment before): the database's primary key decides, so no race lets a name in twice.
+        """
+        try:
+            with self._tx() as cur:
+                for key in dict.fromkeys(name_keys):
+                    cur.execute(self._q("INSERT INTO class_names (class_id, name_key, room_id) VALUES (?, ?, ?)"),
+                                (code, key, room_id))
+            return True
+        except Exception as exc:
+            if self._is_conflict(exc):
+                return False
+            raise
+
+    def held_names(self, code: str) -> set[str]:
+        """The name keys held in the class (:meth:`claim_names`)."""
+        with self._tx(write=False) as cur:
+            cur.execute(self._q("SELECT name_key FROM class_names WHERE class_id = ?"), (code,))
+            return {r[0] for r in cur.fetchall()}
+
+    def release_names(self, room_id: str) -> None:
+        """Let go of the names a room held (its room was not stored after all)."""
+        with self._tx() as cur:
+            cur.execute(self._q("DELETE FROM class_names WHERE room_id = ?"), (room_id,))
 
     def class_of(self, room_id: str) -> str | None:
         """The code of the class a room belongs to, or None."""

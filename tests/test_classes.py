@@ -296,3 +296,51 @@ def create_class_name(name: str) -> str:
     from laspoly.classes import check_class_name
 
     return check_class_name(name)
+
+
+def test_a_name_is_held_by_the_database_so_two_devices_joining_at_once_get_one_room(store: Store,
+                                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both devices read the class before either stored its room: the database's key still lets the name in once."""
+    import laspoly.joining as joining
+
+    made = create_class(store, "6B")
+    monkeypatch.setattr(joining, "class_names", lambda *_: {})  # both looked before either joined
+    first = joining.join_class(store, made.code, Game(["Ana", "Bot 1"], seed=1), ["person", "basic"])
+    with pytest.raises(joining.NameTaken, match="'ANA' is already playing"):
+        joining.join_class(store, made.code, Game(["ANA", "Bot 1"], seed=2), ["person", "basic"])
+    assert store.class_rooms(made.code) == [first.room_id]
+    assert store.held_names(made.code) == {"ana"}
+
+
+def test_of_eight_devices_joining_with_one_name_at_once_exactly_one_plays(store: Store) -> None:
+    import threading
+
+    from laspoly.joining import NameTaken, join_class
+
+    made = create_class(store, "6B")
+    start, joined, refused = threading.Barrier(8), [], []
+
+    def join(seed: int) -> None:
+        start.wait()
+        try:
+            joined.append(join_class(store, made.code, Game(["Ana", "Bot 1"], seed=seed), ["person", "basic"]))
+        except NameTaken:
+            refused.append(seed)
+
+    threads = [threading.Thread(target=join, args=(s,)) for s in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(joined) == 1 and len(refused) == 7
+    assert store.class_rooms(made.code) == [joined[0].room_id]
+
+
+def test_a_deleted_room_lets_its_names_join_again(store: Store) -> None:
+    from laspoly.joining import join_class
+
+    made = create_class(store, "6B")
+    table = join_class(store, made.code, Game(["Ana", "Bot 1"], seed=1), ["person", "basic"])
+    assert table.owner_key and store.delete_room(table.room_id, table.owner_key)
+    assert store.held_names(made.code) == set()
+    join_class(store, made.code, Game(["Ana", "Bot 1"], seed=2), ["person", "basic"])
