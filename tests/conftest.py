@@ -8,16 +8,13 @@ missing browser fails them (make test installs it where it can).
 from __future__ import annotations
 
 import os
-import signal
-import socket
 import subprocess
-import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from servers import free_port, start_server
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -29,12 +26,6 @@ OUTPUT = Path(__file__).resolve().parents[1] / "test-output"
 # compiled build on purpose (`make test-compiled` sets PYTHONPATH=build/compiled and LASPOLY_EXPECT_COMPILED).
 if not os.environ.get("LASPOLY_EXPECT_COMPILED"):
     os.environ.setdefault("LASPOLY_BUILD", "pure")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture(scope="session")
@@ -60,61 +51,6 @@ def _close_the_windows_a_test_left_open(request: pytest.FixtureRequest) -> Itera
     if browser is not None:
         for context in list(browser.contexts):
             context.close()
-
-
-APP = Path(__file__).resolve().parents[1] / "apps" / "laspoly_app.py"
-
-
-class ServerProcess(subprocess.Popen):  # type: ignore[type-arg]
-    """A server started in a process group of its own: stopping it stops every worker ``--num-procs`` forked."""
-
-    def send_signal(self, sig: int) -> None:
-        try:
-            os.killpg(self.pid, sig)
-        except ProcessLookupError:
-            pass
-
-    def terminate(self) -> None:
-        self.send_signal(signal.SIGTERM)
-
-    def kill(self) -> None:
-        self.send_signal(signal.SIGKILL)
-
-
-def start_server(db_url: str, port: int | None = None, num_procs: int = 1,
-                 log: Path | None = None) -> tuple[subprocess.Popen[bytes], str]:
-    """Start the dashboard on loopback with its own game database; returns the process and its URL.
-
-    One process: ``laspoly serve``; several: ``panel serve apps/laspoly_app.py --num-procs N``.
-    ``log`` keeps the server's output in that file.
-    """
-    port = port or _free_port()
-    env = {**os.environ, "LASPOLY_DB": db_url}
-    if num_procs == 1:
-        cmd = [sys.executable, "-m", "laspoly", "serve", "--port", str(port), "--address", "127.0.0.1"]
-        url = f"http://127.0.0.1:{port}/"
-    else:
-        cmd = [sys.executable, "-m", "panel", "serve", str(APP), "--port", str(port), "--address", "127.0.0.1",
-               "--num-procs", str(num_procs), "--allow-websocket-origin", f"127.0.0.1:{port}"]
-        url = f"http://127.0.0.1:{port}/laspoly_app"
-    with open(log or os.devnull, "wb") as out:  # the server keeps its own copy of the file
-        proc = ServerProcess(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
-    deadline = time.time() + 180  # a loaded 2-core machine can take over a minute to import and start Panel
-    while time.time() < deadline:
-        # Each request builds a whole dashboard: wait for its answer rather than give up and ask again, which would
-        # queue more dashboards behind it on a busy machine.  A refused connection (not listening yet) fails at once.
-        try:
-            with urllib.request.urlopen(url, timeout=max(1.0, deadline - time.time())) as r:
-                if r.status == 200:
-                    break
-        except OSError:
-            if proc.poll() is not None:
-                pytest.fail(f"laspoly serve exited with status {proc.returncode} before it answered")
-            time.sleep(0.2)
-    else:
-        proc.kill()
-        pytest.fail("laspoly serve did not start within 180 s")
-    return proc, url
 
 
 @pytest.fixture(scope="session")
@@ -163,7 +99,7 @@ def postgres_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
     top = Path(tempfile.mkdtemp(prefix="laspoly-pg-"))  # under /tmp, so the postgres user can reach it
     data = top / "data"
-    port = _free_port()
+    port = free_port()
     as_user: list[str] = []
     if os.geteuid() == 0:  # PostgreSQL refuses to run as root
         shutil.chown(top, "postgres")

@@ -199,7 +199,7 @@ def test_two_browser_contexts_keep_separate_games_and_closing_one_leaves_the_oth
 
 
 def test_pages_closed_while_the_play_tab_is_still_arriving_leave_no_error_on_the_server(tmp_path: Path, browser) -> None:  # type: ignore[no-untyped-def]
-    from conftest import start_server
+    from servers import start_server
 
     log = tmp_path / "server.log"
     proc, url = start_server(f"sqlite:///{tmp_path / 'rooms.db'}", log=log)
@@ -270,7 +270,7 @@ def _invite_link(page: Page, label: str) -> str:
 def test_two_seats_of_one_room_in_two_browsers_and_a_spectator(procs: int, browser, screenshot_dir: Path,  # type: ignore[no-untyped-def]
                                                                 tmp_path: Path) -> None:
     """One server process, or two (panel serve --num-procs 2) sharing the room through the database."""
-    from conftest import start_server
+    from servers import start_server
 
     proc, server = start_server(f"sqlite:///{tmp_path / 'rooms.db'}", num_procs=procs)
     try:
@@ -326,7 +326,7 @@ def _two_seats(browser, server: str, screenshot_dir: Path) -> None:  # type: ign
 
 
 def test_a_room_survives_killing_the_server_during_autoplay(browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    from conftest import start_server
+    from servers import start_server
 
     from laspoly.record import replay
     from laspoly.store import open_store

@@ -16,8 +16,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import start_server
 from playwright.sync_api import Page, expect
+from servers import start_server
 from test_browser import _button, _errors, _input, _open, _tab
 
 from laspoly.engine import actions as A

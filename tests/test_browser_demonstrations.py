@@ -6,8 +6,8 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import start_server
 from playwright.sync_api import Page, expect
+from servers import start_server
 from test_browser import SEED, _button, _input, _open, _tab
 
 from laspoly.engine import events as E

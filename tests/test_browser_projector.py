@@ -43,7 +43,7 @@ CONTROLS = "button, input, select, textarea, [role=button], [role=tab], [role=sl
 @pytest.fixture(scope="module")
 def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
     """A ``laspoly serve`` of this module's own, and its store, in which the tests open rooms."""
-    from conftest import start_server
+    from servers import start_server
 
     db = f"sqlite:///{tmp_path_factory.mktemp('projector') / 'rooms.db'}"
     proc, url = start_server(db)

@@ -95,7 +95,7 @@ def test_a_chosen_me_in_two_browsers_gives_each_its_own_key_and_an_unplayed_page
         browser, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     from urllib.parse import parse_qs, urlsplit
 
-    from conftest import start_server
+    from servers import start_server
 
     from laspoly.store import open_store
 

@@ -11,7 +11,6 @@ import http.client
 import os
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -164,38 +163,17 @@ def test_the_seed_asked_in_the_student_link_is_the_joined_game_s(monkeypatch: py
 # ------------------------------------------------------------------ laspoly serve --classroom, over loopback only
 
 
-def _free_port() -> int:
-    from conftest import _free_port as free
-
-    return int(free())
-
-
 @pytest.fixture(scope="module")
 def classroom(tmp_path_factory: pytest.TempPathFactory) -> Any:
     """``laspoly serve --classroom`` on loopback, told its LAN address is 192.0.2.10 (TEST-NET: no machine has it)."""
-    import time
+    from servers import free_port, start_server
 
     folder = tmp_path_factory.mktemp("classroom")
-    port = _free_port()
-    log = folder / "server.log"
-    env = {**os.environ, "LASPOLY_DB": f"sqlite:///{folder / 'rooms.db'}"}
-    env.pop("LASPOLY_LAN_ADDRESS", None)
-    cmd = [sys.executable, "-m", "laspoly", "serve", "--classroom", "6B maths", "--address", "127.0.0.1",
-           "--port", str(port), "--lan-address", "192.0.2.10"]
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
+    port, log = free_port(), folder / "server.log"
+    env = {k: v for k, v in os.environ.items() if k != "LASPOLY_LAN_ADDRESS"}
+    proc, _ = start_server(f"sqlite:///{folder / 'rooms.db'}", port, log=log, env=env,
+                           args=("--classroom", "6B maths", "--lan-address", "192.0.2.10"))
     try:
-        deadline = time.time() + 180
-        while "Serving the Las Poly dashboard" not in log.read_text(errors="replace"):
-            assert proc.poll() is None, log.read_text(errors="replace")
-            assert time.time() < deadline, "laspoly serve --classroom did not start within 180 s"
-            time.sleep(0.2)
-        while time.time() < deadline:  # listening once a page answers
-            try:
-                if _get(port, f"127.0.0.1:{port}", "/favicon.ico") >= 0:
-                    break
-            except OSError:
-                time.sleep(0.2)
         yield port, log.read_text(errors="replace")
     finally:
         proc.terminate()

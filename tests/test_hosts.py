@@ -77,7 +77,7 @@ def test_a_save_file_of_the_limit_fits_in_one_websocket_message_even_base64_enco
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[int, int, Path]]:
     """``laspoly serve`` on a free loopback port: (port, process id, log file); its database is ``rooms.db`` beside the log."""
-    from conftest import start_server
+    from servers import start_server
 
     folder = tmp_path_factory.mktemp("hosts")
     log = folder / "server.log"
