@@ -8,6 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
+from pages import settled
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -121,8 +122,7 @@ def test_play_a_whole_game_by_clicking(server: str, page: Page, screenshot_dir: 
     expect(get_box.locator(".choices__list--multiple .choices__item", has_text="Glitter Gulch").first).to_be_visible()
     cash = _input(page, "Cash you pay (negative: you receive)")
     cash.fill("130")
-    cash.press("Tab")
-    page.wait_for_timeout(800)
+    cash.press("Tab")  # the value goes to the server before the click below: one connection, in order
     expect(_button(page, "Propose trade")).to_be_enabled()
     _button(page, "Propose trade").click()
     try:
@@ -174,11 +174,14 @@ def test_a_corrupt_save_file_shows_an_error_and_keeps_the_game(server: str, page
 
 
 def test_a_file_over_the_size_limit_is_refused_in_the_browser(server: str, page: Page, tmp_path: Path) -> None:
+    from pages import SENT
+
     huge = tmp_path / "huge.json"
     huge.write_bytes(b" " * 6_000_000)  # over the 5 MB limit of laspoly.record.MAX_SAVE_BYTES
+    page.add_init_script(SENT)
     status_before = _upload_during_a_game(page, server, huge)
     expect(page.get_by_text("File is too large", exact=False).first).to_be_visible()
-    page.wait_for_timeout(1000)
+    assert page.evaluate("Math.max(0, ...lpSent.map((m) => m.length))") < 1_000_000, "the file went to the server"
     expect(page.get_by_text("Could not load", exact=False)).to_have_count(0)
     _tab(page, "Play")
     expect(page.get_by_text(status_before, exact=True)).to_be_visible()
@@ -190,7 +193,7 @@ def test_two_browser_contexts_keep_separate_games_and_closing_one_leaves_the_oth
     _open(b, server)
     _button(a, "Roll").click()
     expect(a.get_by_text("Ana rolled", exact=False)).to_be_visible()
-    b.wait_for_timeout(500)
+    settled(b)  # anything on its way to b has arrived
     expect(b.get_by_text("Ana rolled", exact=False)).to_have_count(0)
     expect(b.get_by_text("Round 1 (turn 1): Ana to play.")).to_be_visible()
     a.context.close()
@@ -230,7 +233,7 @@ def test_a_hostile_player_name_is_shown_as_text(server: str, page: Page, screens
     expect(page.get_by_text(f"{hostile} rolled", exact=False)).to_be_visible()
     _tab(page, "Players")
     expect(page.get_by_text(hostile).first).to_be_visible()
-    page.wait_for_timeout(500)
+    settled(page)  # the tab drawn whole: a script in the name would have run by now
     assert dialogs == []
     page.screenshot(path=str(screenshot_dir / "dashboard-hostile-name.png"))
 
@@ -248,7 +251,7 @@ def test_save_game_downloads_json(server: str, page: Page) -> None:
 def _finish_turn(page: Page) -> None:
     """Decline, stay and roll again as needed until the turn can end, then end it."""
     for _ in range(20):
-        page.wait_for_timeout(300)
+        settled(page)  # the last click answered
         if _button(page, "End turn").is_enabled():
             _button(page, "End turn").click()
             return
@@ -320,7 +323,7 @@ def _two_seats(browser, server: str, screenshot_dir: Path) -> None:  # type: ign
     c.screenshot(path=str(screenshot_dir / "dashboard-spectator.png"))
     for name in ("Players", "Probability", "Rules", "Save and load", "Invite", "My games"):  # tabs render when first shown
         _tab(a, name)
-        a.wait_for_timeout(300)
+        settled(a)
     assert errors == []
     assert outside == [], "every stylesheet and script must come from the laspoly server, not a CDN"
 

@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pages import DEEP
 from playwright.sync_api import Page, expect
 from test_browser import _button, _errors, _open, _tab
-from test_browser_page import DEEP
 
 pytestmark = pytest.mark.browser
 

@@ -6,48 +6,11 @@ from typing import Any
 
 import pytest
 from helpers import english_in
+from pages import DEEP, DEEP_TEXT, PRESSES_SENT, SENT, answered, settled
 from playwright.sync_api import Page, expect
 from test_browser import _button, _errors, _open, _tab
 
 pytestmark = pytest.mark.browser
-
-#: Finds elements and visible text through the shadow roots every Bokeh and Panel component draws itself in.
-DEEP = """
-window.lpDeep = (selector) => {
-  const out = [];
-  const walk = (root) => {
-    root.querySelectorAll(selector).forEach((e) => out.push(e));
-    root.querySelectorAll('*').forEach((e) => { if (e.shadowRoot) walk(e.shadowRoot); });
-  };
-  walk(document);
-  return out;
-};
-window.lpVisibleText = () => {
-  const lines = [];
-  const walk = (node) => {
-    for (const child of node.childNodes) {
-      if (child.nodeType === Node.TEXT_NODE) {
-        const parent = child.parentElement;
-        if (child.textContent.trim() && parent && !parent.closest('code, script, style')
-            && parent.checkVisibility({checkOpacity: true, checkVisibilityCSS: true})) {
-          lines.push(child.textContent.trim());
-        }
-      } else if (child.nodeType === Node.ELEMENT_NODE) {
-        if (child.shadowRoot) walk(child.shadowRoot);
-        walk(child);
-      }
-    }
-  };
-  walk(document.body);
-  return lines;
-};
-window.lpFocused = () => {
-  let e = document.activeElement;
-  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
-  return e;
-};
-"""
-
 
 def _prepare(page: Page) -> None:
     page.evaluate(DEEP)
@@ -73,7 +36,8 @@ def test_a_spanish_page_shows_no_english_text_of_the_catalogues_on_any_tab(serve
     for tab in ("Jugar", "Jugadores", "Probabilidad", "Repetición", "Reglas", "Nueva partida", "Para docentes", "Guardar y cargar",
                 "Invitar", "Mis partidas"):
         _tab(page, tab)
-        page.wait_for_timeout(1_000)
+        _prepare(page)
+        settled(page, "lpVisibleText()")  # the tab's words, all arrived
         text = _visible_text(page)
         assert text, tab
         assert english_in(text) == [], tab
@@ -89,7 +53,8 @@ def test_no_sideways_scrolling_at_768_by_1024(server: str, browser: Any, spanish
     page = _page(browser, 768, 1024)
     _in_spanish(page, server) if spanish else _open(page, server)
     _button(page, "Tirar" if spanish else "Roll").click()
-    page.wait_for_timeout(1_500)
+    expect(page.get_by_text("Ana sacó" if spanish else "Ana rolled", exact=False).first).to_be_visible()
+    settled(page)
     width, client = page.evaluate("[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]")
     assert width <= client
     page.context.close()
@@ -100,7 +65,7 @@ def test_the_whole_board_is_visible_at_1280_by_720_zoomed_to_150_percent(server:
     _open(page, server)
     _prepare(page)
     page.wait_for_function("lpDeep('canvas').length > 0", timeout=30_000)
-    page.wait_for_timeout(1_000)
+    settled(page)
     box = page.evaluate("(() => { const r = lpDeep('canvas')[0].getBoundingClientRect();"
                         " return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight]; })()")
     left, top, right, bottom, width, height = box
@@ -144,19 +109,19 @@ def test_a_keyboard_user_sees_a_focus_ring_on_buttons_and_inputs(server: str, pa
 def test_keys_r_e_and_n_roll_end_the_turn_and_move_the_bots_but_not_while_typing(server: str, page: Page) -> None:
     from test_browser import _new_game
 
+    page.add_init_script(SENT)
     _open(page, server)
     _new_game(page, ["Ana", "Ben"], ["person", "basic"], seed=4, dice="3-4 1-2 2-3")
     expect(page.get_by_text("Keys: R roll · E end turn · N next")).to_be_visible()
-    # a key typed into a box is text, not a shortcut
+    # a key typed into a box is text, not a shortcut: the page sends no key press to the server
     page.locator(".card-header", has_text="Trade").first.click()
     cash = page.locator(".bk-input-group:has(> label:text-is('Cash you pay (negative: you receive)'))").first.locator("input")
     cash.click()
     cash.press("r")
-    page.wait_for_timeout(800)
-    expect(page.get_by_text("Ana rolled", exact=False)).to_have_count(0)
     page.locator("h2", has_text="Las Poly").click()
     page.keyboard.press("r")
     expect(page.get_by_text("Ana rolled 3 and 4.")).to_be_visible()
+    assert page.evaluate(PRESSES_SENT) == 1, "the r typed into the box was sent as a shortcut too"
     _button(page, "Don't buy").click()
     page.keyboard.press("e")
     expect(page.get_by_text("Round 1 (turn 2): Ben to play.")).to_be_visible()
@@ -170,9 +135,12 @@ def test_the_cards_below_the_buttons_hold_still_as_the_turn_goes_on(server: str,
     card = page.locator(".card-header", has_text="Build, sell, mortgage").first
     expect(card).to_be_visible()
     places = [card.bounding_box()["y"]]  # type: ignore[index]
+    _prepare(page)
     for name in ("Roll", "Don't buy", "End turn", "Next"):
         if _button(page, name).is_visible() and _button(page, name).is_enabled():
+            before = page.evaluate(DEEP_TEXT)
             _button(page, name).click()
-            page.wait_for_timeout(1_200)
+            answered(page, before)
+            settled(page, DEEP_TEXT)
             places.append(card.bounding_box()["y"])  # type: ignore[index]
     assert len(places) >= 4 and max(places) - min(places) < 1, places

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 import segno
+from pages import settled
 from playwright.sync_api import Page, expect
 from test_browser import _button, _errors
 
@@ -74,7 +75,7 @@ def _in_english(page: Page) -> None:
 def _fits(page: Page, width: int, height: int, parts: str = "") -> None:
     """No sideways scrolling at this screen size: of the whole page, or of its ``parts`` (a CSS selector)."""
     page.set_viewport_size({"width": width, "height": height})
-    page.wait_for_timeout(700)  # the layout settles after a resize
+    settled(page)  # the layout settles after a resize
     if not parts:
         assert page.evaluate("document.documentElement.scrollWidth") <= width, f"sideways scrolling at {width}x{height}"
         return

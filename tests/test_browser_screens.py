@@ -6,6 +6,7 @@ import re
 from typing import Any
 
 import pytest
+from pages import settled
 from playwright.sync_api import Page, expect
 from test_browser import _button, _errors, _open
 from test_browser_page import _in_spanish, _page, _prepare
@@ -49,7 +50,7 @@ def test_the_table_fits_the_screen_holds_its_board_in_view_and_answers_its_keys(
     _in_spanish(page, server) if lang == "es" else _open(page, server)
     _prepare(page)
     page.wait_for_function("lpDeep('canvas').length > 0", timeout=30_000)
-    page.wait_for_timeout(1_000)
+    settled(page)
     found = page.evaluate(MEASURE)
     left, top, right, bottom = found["board"]
     assert right - left > 300 and abs((right - left) - (bottom - top)) < 2, f"the board keeps its square: {found}"

@@ -135,7 +135,13 @@ import panel as pn
 port = load.free_port()
 pn.serve(load_server.app, port=port, address="127.0.0.1", show=False, threaded=True,
          websocket_origin=[f"127.0.0.1:{port}"], unused_session_lifetime_milliseconds=500, check_unused_sessions_milliseconds=250)
-time.sleep(1)
+import socket
+for _ in range(600):  # until the server listens (at most a minute)
+    try:
+        socket.create_connection(("127.0.0.1", port), timeout=1).close()
+        break
+    except OSError:
+        time.sleep(0.1)
 rooms = load.make_rooms(os.environ["LASPOLY_DB"], 2, seed=5)
 plan = [(rooms[0]["seat"], True), (rooms[0]["view"], False), (rooms[1]["seat"], False)]
 clients = [load.LightClient(f"http://127.0.0.1:{port}/", query, drive, 4.0) for query, drive in plan]
