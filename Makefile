@@ -172,12 +172,15 @@ load: $(VENV)/.test-installed chromium
 # JupyterLab autosaves every open notebook with its outputs, so opening notebooks/ itself would write outputs
 # into the tracked teacher lessons: the lessons are copied into .lab/ (ignored by git), a copy replaced only when
 # its lesson is newer, so a teacher's own edits there survive. PANEL_INLINE puts Bokeh's and Panel's JavaScript
-# into the notebook, so dashboards and figures show with no network, as in make lessons.
+# into the notebook, so dashboards and figures show with no network, as in make lessons. JupyterLab's settings for
+# the lessons (tools/lab-settings, copied into .lab/settings) keep every cell attached to the page, so a dashboard
+# drawn while its cell is off screen gets its size (the default "contentVisibility" mode lays it out at none).
 lab: $(VENV)/.lab-installed
 	mkdir -p .lab/student
 	cp -u notebooks/[0-9][0-9]_*.ipynb .lab/
 	cp -u notebooks/student/*.ipynb .lab/student/
-	cd .lab && PANEL_INLINE=true ../$(BIN)/jupyter lab $$([ "$$(id -u)" = "0" ] && echo --allow-root)
+	mkdir -p .lab/settings && cp -rn tools/lab-settings/. .lab/settings/
+	cd .lab && PANEL_INLINE=true JUPYTERLAB_SETTINGS_DIR=$(CURDIR)/.lab/settings ../$(BIN)/jupyter lab $$([ "$$(id -u)" = "0" ] && echo --allow-root)
 
 ## lessons: run each lesson (teacher version) and write it with its outputs as HTML to docs/lessons/, offline:
 ##          Bokeh's and Panel's JavaScript inlined, MathJax copied beside the pages from a package

@@ -1,6 +1,6 @@
 """Shared by the browser tests that run the lessons in JupyterLab and in Jupyter Notebook 7: a Jupyter server on
-loopback over copies of the lessons (PANEL_INLINE=true, as ``make lab`` starts it), a page with every request outside
-the machine blocked, Run All, code run in the notebook's kernel, and lesson 01's live plot moved."""
+loopback over copies of the lessons (PANEL_INLINE=true and the lessons' notebook settings, as ``make lab`` starts
+it), a page with every request outside the machine blocked, Run All, code run in the notebook's kernel, and lesson 01's live plot moved."""
 
 from __future__ import annotations
 
@@ -34,7 +34,14 @@ def jupyter(folder: Path, module: str, lessons: tuple[str, ...], *options: str) 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
-    env = {**os.environ, "PANEL_INLINE": "true", "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    settings = folder / "settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    shutil.copy(ROOT / "tools" / "lab-settings" / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings", settings)
+    # a workspace of its own: JupyterLab's default one is shared by every server of the machine's user and reopens
+    # the notebooks an earlier server had open, one of which could become the current notebook instead of this one
+    env = {**os.environ, "PANEL_INLINE": "true", "JUPYTERLAB_SETTINGS_DIR": str(folder / "settings"),
+           "JUPYTERLAB_WORKSPACES_DIR": str(folder / "workspaces"),
+           "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     log = folder / "jupyter.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen([sys.executable, "-m", module, "--no-browser", "--allow-root", "--ip=127.0.0.1",
@@ -69,7 +76,9 @@ def open_notebook(page: Any, url: str) -> None:
     """Open a lesson at ``url``, offline, wait for its kernel and start Run All."""
     page.route("**/*", _offline)
     page.goto(f"{url}?token={TOKEN}")
-    page.wait_for_function(f"() => {APP} && {NOTEBOOK} && {NOTEBOOK}.sessionContext && {NOTEBOOK}.sessionContext.session"
+    name = urlsplit(url).path.rsplit("/", 1)[-1]
+    page.wait_for_function(f"() => {APP} && {NOTEBOOK} && {NOTEBOOK}.context && {NOTEBOOK}.context.path === {name!r}"
+                           f" && {NOTEBOOK}.sessionContext && {NOTEBOOK}.sessionContext.session"
                            f" && {KERNEL} && {KERNEL}.status === 'idle'", timeout=180_000, polling=500)
     page.evaluate(f"() => {APP}.commands.execute('notebook:run-all-cells')")
 

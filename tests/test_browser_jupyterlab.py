@@ -34,7 +34,9 @@ def test_lesson_05_dashboard_takes_a_click_during_run_all_and_command_mode_keys_
     # a click on Roll as soon as the dashboard shows, while the later cells still run, is acted on, not dropped
     roll = page.get_by_role("button", name=re.compile(r"^Roll")).first
     board = page.locator(".jp-OutputArea-output", has=roll).locator("canvas").first  # the board, drawn by Bokeh
-    board.wait_for(timeout=240_000)
+    roll.wait_for(state="attached", timeout=240_000)
+    roll.scroll_into_view_if_needed(timeout=60_000)
+    board.wait_for(timeout=120_000)
     before = board.screenshot()
     roll.click(timeout=120_000)  # the page is busy while the later cells run and draw
     ran(page)
