@@ -35,7 +35,8 @@ def test_every_action_type_has_exactly_one_entry_with_all_four_parts() -> None:
         assert R.CHECKS[e.kind] is e.check and R.EFFECTS[e.kind] is e.effect, e.kind
         c = e.candidates
         assert c.when in (R.ANY_SEAT, R.IN_PHASE, R.ON_FIELD, R.NEVER), e.kind
-        assert (c.make is not None) == (c.when in (R.ANY_SEAT, R.IN_PHASE)), e.kind
+        assert (c.make is not None or c.seats is not None) == (c.when in (R.ANY_SEAT, R.IN_PHASE)), e.kind
+        assert c.seats is None or c.seats == tuple(e.kind(p) for p in range(len(c.seats))), e.kind
         assert (c.on_field is not None) == (c.when == R.ON_FIELD), e.kind
         assert e.words.startswith("action."), e.kind
 
@@ -68,6 +69,12 @@ def test_the_legal_actions_keep_the_order_of_the_registry_phase_by_phase() -> No
     field = g.players[ANA].pos
     on_field = [a for a in R.field_actions(ANA, field) if g.is_legal(a)]
     assert g.legal_actions() == [A.END_TURN[ANA], *on_field] and on_field
+
+
+def test_a_turns_shared_values_are_listed_in_one_step_in_the_registrys_order() -> None:
+    parts = R.PHASE_PARTS["turn"]
+    assert parts[0].seats is not None and parts[0].seats[BEN] == (A.ROLL[BEN], A.END_TURN[BEN], A.PAY_FINE[BEN], A.USE_JAIL_CARD[BEN])
+    assert [p.seats for p in parts[1:]] == [None, None]  # the trade answers, made from the offers
 
 
 def test_the_actions_on_a_field_are_the_on_field_entries_in_registry_order() -> None:

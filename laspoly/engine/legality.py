@@ -14,7 +14,7 @@ from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.native import mypyc_attr
 from laspoly.engine.reasons import refusal
-from laspoly.engine.registry import ANY_SEAT_MAKERS, CHECKS, FIELD_PHASES, PHASE_MAKERS, WHOLE_NUMBERS, field_actions
+from laspoly.engine.registry import ANY_SEAT_MAKERS, CHECKS, FIELD_PHASES, PHASE_PARTS, WHOLE_NUMBERS, field_actions
 from laspoly.engine.state import AUCTION, BUYING, DEBT, MANAGING, OVER, TRAVEL, TURN, TradeOffer
 from laspoly.engine.wording import Wording
 
@@ -86,10 +86,13 @@ class Legality(Wording):
         """The candidates of the player to move: the current phase's entries, then the entries on each owned field."""
         ph = self.phase
         out: list[A.Action] = []
-        makers = PHASE_MAKERS.get(ph)
-        if makers is not None:
-            for make in makers:
-                out += make(self, p)
+        parts = PHASE_PARTS.get(ph)
+        if parts is not None:
+            for part in parts:
+                if part.seats is not None:
+                    out += part.seats[p]  # the shared per-seat values
+                elif part.make is not None:
+                    out += part.make(self, p)
         if ph in FIELD_PHASES:
             for i in self.owned_by(p):
                 out += field_actions(p, i)  # the shared per-seat values

@@ -62,6 +62,8 @@ class Candidates:
     phases: tuple[str, ...] = ()
     make: Maker | None = None
     on_field: FieldMaker | None = None
+    #: An action that names nothing but its player: its one shared value per seat (``actions.ROLL``).
+    seats: tuple[Action, ...] | None = None
 
 
 def any_seat(make: Maker) -> Candidates:
@@ -69,9 +71,9 @@ def any_seat(make: Maker) -> Candidates:
     return Candidates(ANY_SEAT, make=make)
 
 
-def in_phase(phase: str, make: Maker) -> Candidates:
-    """Candidates of the player to move in ``phase``, made by ``make(game, player)``."""
-    return Candidates(IN_PHASE, (phase,), make=make)
+def in_phase(phase: str, make: Maker | None = None, *, seats: tuple[Action, ...] | None = None) -> Candidates:
+    """Candidates of the player to move in ``phase``: made by ``make(game, player)``, or the seat's value of ``seats``."""
+    return Candidates(IN_PHASE, (phase,), make=make, seats=seats)
 
 
 def on_field(phases: tuple[str, ...], make: FieldMaker) -> Candidates:
@@ -95,6 +97,18 @@ class ActionEntry:
     words: str
 
 
+@dataclass(frozen=True, slots=True)
+class PhasePart:
+    """One step of listing a phase's candidates: one entry's maker, or the shared values of consecutive entries.
+
+    ``seats[p]`` holds seat ``p``'s values of a run of entries with :attr:`Candidates.seats` (a turn's roll,
+    end, fine and card), so ``legal_actions`` adds them in one step instead of one call per entry.
+    """
+
+    make: Maker | None
+    seats: tuple[tuple[Action, ...], ...] | None
+
+
 # ------------------------------------------------------------------ the tables, filled by register()
 
 #: Every entry, by action type, in the registry's order.
@@ -109,8 +123,8 @@ EFFECTS: Final[dict[type[Action], Effect]] = {}
 WHOLE_NUMBERS: Final[dict[type[Action], tuple[str, ...]]] = {}
 #: The candidate makers of :data:`ANY_SEAT` entries.
 ANY_SEAT_MAKERS: Final[list[Maker]] = []
-#: The candidate makers of :data:`IN_PHASE` entries, by phase.
-PHASE_MAKERS: Final[dict[str, list[Maker]]] = {}
+#: How to list the candidates of the :data:`IN_PHASE` entries, by phase, in the registry's order.
+PHASE_PARTS: Final[dict[str, list[PhasePart]]] = {}
 #: The phases in which ``legal_actions`` lists the :data:`ON_FIELD` candidates.
 FIELD_PHASES: Final[set[str]] = set()
 #: The makers of the :data:`ON_FIELD` entries, in the registry's order.
@@ -129,7 +143,8 @@ def register(entries: Sequence[ActionEntry]) -> None:
         c = e.candidates
         if not (callable(e.check) and callable(e.effect) and e.words.startswith("action.")):
             raise ValueError(f"{e.kind.__name__}'s entry needs a check, an effect and its words")
-        if (c.when in (ANY_SEAT, IN_PHASE)) != (c.make is not None) or (c.when == ON_FIELD) != (c.on_field is not None):
+        listed = c.make is not None or (c.when == IN_PHASE and c.seats is not None and len(c.seats) == MAX_PLAYERS)
+        if (c.when in (ANY_SEAT, IN_PHASE)) != listed or (c.when == ON_FIELD) != (c.on_field is not None):
             raise ValueError(f"{e.kind.__name__}'s candidates need a maker of their kind")
         if c.when == ON_FIELD and FIELD_MAKERS and set(c.phases) != FIELD_PHASES:
             raise ValueError(f"{e.kind.__name__}: every action on a field is offered in the same phases")
@@ -141,13 +156,25 @@ def register(entries: Sequence[ActionEntry]) -> None:
         WHOLE_NUMBERS[e.kind] = tuple(n for n in _NUMBER_FIELDS if n in names)
         if c.make is not None and c.when == ANY_SEAT:
             ANY_SEAT_MAKERS.append(c.make)
-        elif c.make is not None:
+        elif c.when == IN_PHASE:
             for phase in c.phases:
-                PHASE_MAKERS.setdefault(phase, []).append(c.make)
+                _add_part(PHASE_PARTS.setdefault(phase, []), c)
         elif c.on_field is not None:
             FIELD_MAKERS.append(c.on_field)
             FIELD_PHASES.update(c.phases)
     _ON_FIELD.clear()
+
+
+def _add_part(parts: list[PhasePart], c: Candidates) -> None:
+    """Add ``c`` to a phase's steps, joining its shared values to the step before when that holds shared values too."""
+    if c.seats is None:
+        parts.append(PhasePart(c.make, None))
+    elif parts and parts[-1].seats is not None:
+        before = parts[-1].seats
+        assert before is not None
+        parts[-1] = PhasePart(None, tuple((*before[p], c.seats[p]) for p in range(MAX_PLAYERS)))
+    else:
+        parts.append(PhasePart(None, tuple((v,) for v in c.seats)))
 
 
 def field_actions(player: int, index: int) -> tuple[Action, ...]:
