@@ -35,6 +35,7 @@ COMPILED = [
     "laspoly/engine/position_checks.py",
     "laspoly/engine/position_format.py",
     "laspoly/engine/reasons.py",
+    "laspoly/engine/registry.py",
     "laspoly/engine/state.py",
     "laspoly/engine/turns.py",
     "laspoly/engine/wording.py",

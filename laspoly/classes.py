@@ -37,8 +37,8 @@ from typing import Any
 from laspoly.csv_export import write_csv
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
-from laspoly.engine.actions import action_from_dict
 from laspoly.engine.game import Game
+from laspoly.engine.registry import action_from_dict
 from laspoly.engine.state import clean_name, name_key
 from laspoly.errors import LaspolyError
 from laspoly.record import replay

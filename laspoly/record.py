@@ -16,8 +16,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from laspoly.engine.actions import action_from_dict
 from laspoly.engine.game import Game
+from laspoly.engine.registry import action_from_dict
 from laspoly.errors import LaspolyError, SaveFileError
 
 SAVE_FORMAT = "laspoly-save"

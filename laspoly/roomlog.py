@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from laspoly.engine.actions import action_from_dict
 from laspoly.engine.game import Game
+from laspoly.engine.registry import action_from_dict
 from laspoly.errors import SaveFileError
 from laspoly.record import replay
 

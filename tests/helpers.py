@@ -196,10 +196,11 @@ def english_patterns() -> list[tuple[str, re.Pattern[str]]]:
     in English on purpose, and is left out.
     """
     from laspoly.engine.reasons import reasons
+    from laspoly.engine.registry import catalogue as action_words
     from laspoly.ui.i18n import catalogue
 
     out = []
-    for key, texts in [*catalogue().items(), *reasons().items()]:
+    for key, texts in [*catalogue().items(), *reasons().items(), *action_words().items()]:
         en = texts["en"]
         if en == texts["es"] or key.startswith("lang.") or en in SPANISH_TOO:
             continue

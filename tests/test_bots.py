@@ -13,6 +13,7 @@ from laspoly.bots.runner import play_bot_turns, play_game
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine import legality
+from laspoly.engine import registry as R
 
 
 def _built(game: Game, player: int, building: str) -> int:
@@ -138,9 +139,9 @@ def test_listing_the_legal_actions_words_no_refusal(monkeypatch: pytest.MonkeyPa
 
 
 def test_the_actions_on_a_field_are_made_once_per_seat_and_shared() -> None:
-    first = A.on_field(1, 7)
-    assert first is A.on_field(1, 7)
+    first = R.field_actions(1, 7)
+    assert first is R.field_actions(1, 7)
     assert first == (A.Build(1, 7, "house"), A.Build(1, 7, "hotel"), A.Build(1, 7, "factory"), A.SellBuilding(1, 7),
                      A.SellProperty(1, 7), A.Mortgage(1, 7), A.Repay(1, 7))
-    stranger = A.on_field(-1, 7)  # a seat that cannot exist: its own values, never another seat's
-    assert stranger[0] == A.Build(-1, 7, "house") and stranger is not A.on_field(-1, 7)
+    stranger = R.field_actions(-1, 7)  # a seat that cannot exist: its own values, never another seat's
+    assert stranger[0] == A.Build(-1, 7, "house") and stranger is not R.field_actions(-1, 7)

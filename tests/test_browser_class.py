@@ -23,6 +23,7 @@ from test_browser import _button, _errors, _input, _open, _tab
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
+from laspoly.engine.registry import action_from_dict
 from laspoly.record import replay
 from laspoly.roomlog import played_actions
 from laspoly.store import Store, open_store
@@ -97,7 +98,7 @@ def _room_of(store: Store, code: str, name: str) -> str:
 def _replayed(store: Store, room_id: str) -> tuple[Game, list[A.Action]]:
     """A room's game as its stored log gives it, and the actions it stands on."""
     room = store.room(room_id)
-    actions = [A.action_from_dict(raw) for raw in played_actions(store.actions(room_id))]
+    actions = [action_from_dict(raw) for raw in played_actions(store.actions(room_id))]
     return replay(room.setup, actions), actions
 
 

@@ -15,6 +15,7 @@ from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_bot_turns
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
+from laspoly.engine import registry as R
 from laspoly.engine.game import Game
 
 SOURCE = Path(__file__).resolve().parents[1] / "laspoly"
@@ -31,7 +32,7 @@ def test_the_source_tree_holds_no_extension_module_that_would_shadow_its_source(
 def test_the_action_and_event_tables_name_every_class_of_their_modules() -> None:
     actions = {v for v in vars(A).values() if isinstance(v, type) and issubclass(v, A.Action) and v is not A.Action}
     events = {v for v in vars(E).values() if isinstance(v, type) and issubclass(v, E.Event) and v is not E.Event}
-    assert set(A.ACTION_TYPES.values()) == actions and len(actions) == 19
+    assert set(R.ACTION_TYPES.values()) == actions and len(actions) == 19
     assert set(E.EVENT_TYPES.values()) == events and set(E.TEMPLATES) == set(E.EVENT_TYPES)
 
 

@@ -16,6 +16,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from laspoly import IllegalActionError
 from laspoly.bots.registry import make_bot
 from laspoly.engine import actions as A
+from laspoly.engine import registry as R
 from laspoly.engine.checked import CheckedGame
 from laspoly.engine.invariants import problems
 from laspoly.record import game_from_json, game_to_dict, rewind
@@ -50,10 +51,10 @@ class GameMachine(RuleBasedStateMachine):
                 return
             self.game.apply(self.bot.choose(self.game.observe()))
 
-    @rule(kind=st.sampled_from(sorted(A.ACTION_TYPES)), player=st.integers(-1, 4), field=st.integers(-2, 41),
+    @rule(kind=st.sampled_from(sorted(R.ACTION_TYPES)), player=st.integers(-1, 4), field=st.integers(-2, 41),
           amount=st.integers(-50, 5000))
     def any_action(self, kind: str, player: int, field: int, amount: int) -> None:
-        cls = A.ACTION_TYPES[kind]
+        cls = R.ACTION_TYPES[kind]
         args: dict[str, object] = {"player": player}
         names = cls.__dataclass_fields__
         for name in names:

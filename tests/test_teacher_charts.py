@@ -18,8 +18,8 @@ from laspoly.analysis.lln import checkpoints, envelope, tv_curve
 from laspoly.classes import ClassData, create_class, find_class
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
-from laspoly.engine.actions import action_from_dict
 from laspoly.engine.game import Game
+from laspoly.engine.registry import action_from_dict
 from laspoly.record import replay
 from laspoly.rooms import open_room
 from laspoly.store import Store, open_store

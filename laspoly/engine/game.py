@@ -10,6 +10,9 @@ Design, after python-chess and OpenSpiel:
   type (:mod:`~laspoly.engine.legality`) returns the reason an action is
   illegal, or ``None``.
   :meth:`legal_actions` enumerates candidates through the same methods.
+* Each action type is one entry of the action registry (:data:`ACTIONS`, at the
+  bottom of this module, filed in :mod:`~laspoly.engine.registry`): its check,
+  its effect, its candidates and its words.
 * Chance enters only through :class:`Chance`, seeded per game.
 * Every change is an :mod:`event <laspoly.engine.events>` in :attr:`Game.log`.
 
@@ -28,8 +31,7 @@ decisions, the auctions and the set-up.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from typing import Any, Final
 
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
@@ -39,6 +41,7 @@ from laspoly.engine.chance import Chance, parse_dice_script
 from laspoly.engine.events import BANK
 from laspoly.engine.native import mypyc_attr
 from laspoly.engine.observation import Observation
+from laspoly.engine.registry import EFFECTS, NOT_LISTED, ActionEntry, any_seat, in_phase, on_field, register
 from laspoly.engine.state import (
     AUCTION,
     BUYING,
@@ -182,7 +185,7 @@ class Game(Turns):
         elif type(action) is EndTurn:
             self._do_end_turn(action)
         else:
-            _HANDLERS[type(action)](self, action)
+            EFFECTS[type(action)](self, action)
 
     # -- decisions
 
@@ -401,16 +404,51 @@ class Game(Turns):
             self.phase = TURN
 
 
-#: One handler per action type, looked up by ``type(action)`` in :meth:`Game.push`.
-_HANDLERS: dict[type[A.Action], Callable[[Game, Any], None]] = dict([
-    A.per_action(A.Roll, Game._do_roll), A.per_action(A.EndTurn, Game._do_end_turn),
-    A.per_action(A.Buy, Game._do_buy), A.per_action(A.DeclineBuy, Game._do_decline),
-    A.per_action(A.Travel, Game._do_travel), A.per_action(A.StayPut, Game._do_stay),
-    A.per_action(A.Build, Game._do_build), A.per_action(A.SellBuilding, Game._do_sell_building),
-    A.per_action(A.SellProperty, Game._do_sell_property), A.per_action(A.Mortgage, Game._do_mortgage),
-    A.per_action(A.Repay, Game._do_repay), A.per_action(A.PayFine, Game._do_pay_fine),
-    A.per_action(A.UseJailCard, Game._do_jail_card), A.per_action(A.ProposeTrade, Game._do_propose),
-    A.per_action(A.AcceptTrade, Game._do_accept), A.per_action(A.DeclineTrade, Game._do_decline_trade),
-    A.per_action(A.PlaceBid, Game._do_bid), A.per_action(A.PassAuction, Game._do_pass_auction),
-    A.per_action(A.ClaimRent, Game._do_claim),
-])
+#: The phases in which the player to move may build, sell, mortgage and repay on their own fields: all but an
+#: auction (whether the phase allows it is the check's to say; a debt allows selling and mortgaging, C11).
+_FIELD_PHASES: Final = (TURN, BUYING, TRAVEL, DEBT)
+
+#: The action registry: one entry per action type (its check, effect, candidates and words), in the order
+#: ``legal_actions`` lists their candidates.  Adding an action: its dataclass, its ``_why_*`` check and
+#: ``_do_*`` effect, one entry here and its rows in ``laspoly/data/i18n/actions.tsv``.
+ACTIONS: Final[tuple[ActionEntry, ...]] = (
+    ActionEntry(A.Roll, Game._why_roll, Game._do_roll, in_phase(TURN, seats=A.ROLL), "action.Roll"),
+    ActionEntry(A.EndTurn, Game._why_end_turn, Game._do_end_turn, in_phase(TURN, seats=A.END_TURN),
+                "action.EndTurn"),
+    ActionEntry(A.Buy, Game._why_buy, Game._do_buy, in_phase(BUYING, seats=A.BUY), "action.Buy"),
+    ActionEntry(A.DeclineBuy, Game._why_decline, Game._do_decline, in_phase(BUYING, seats=A.DECLINE_BUY),
+                "action.DeclineBuy"),
+    ActionEntry(A.Travel, Game._why_travel, Game._do_travel,
+                in_phase(TRAVEL, lambda g, p: [A.Travel(p, s) for s in g.stations]), "action.Travel"),
+    ActionEntry(A.StayPut, Game._why_stay, Game._do_stay, in_phase(TRAVEL, seats=A.STAY_PUT), "action.StayPut"),
+    ActionEntry(A.Build, Game._why_build, Game._do_build,
+                on_field(_FIELD_PHASES, lambda p, i: (A.Build(p, i, "house"), A.Build(p, i, "hotel"), A.Build(p, i, "factory"))),
+                "action.Build.{building}"),
+    ActionEntry(A.SellBuilding, Game._why_sell_building, Game._do_sell_building,
+                on_field(_FIELD_PHASES, lambda p, i: (A.SellBuilding(p, i),)), "action.SellBuilding"),
+    ActionEntry(A.SellProperty, Game._why_sell_property, Game._do_sell_property,
+                on_field(_FIELD_PHASES, lambda p, i: (A.SellProperty(p, i),)), "action.SellProperty"),
+    ActionEntry(A.Mortgage, Game._why_mortgage, Game._do_mortgage,
+                on_field(_FIELD_PHASES, lambda p, i: (A.Mortgage(p, i),)), "action.Mortgage"),
+    ActionEntry(A.Repay, Game._why_repay, Game._do_repay, on_field(_FIELD_PHASES, lambda p, i: (A.Repay(p, i),)),
+                "action.Repay"),
+    ActionEntry(A.PayFine, Game._why_pay_fine, Game._do_pay_fine, in_phase(TURN, seats=A.PAY_FINE),
+                "action.PayFine"),
+    ActionEntry(A.UseJailCard, Game._why_jail_card, Game._do_jail_card,
+                in_phase(TURN, seats=A.USE_JAIL_CARD), "action.UseJailCard"),
+    ActionEntry(A.ProposeTrade, Game._why_propose, Game._do_propose, NOT_LISTED, "action.ProposeTrade"),
+    ActionEntry(A.AcceptTrade, Game._why_accept, Game._do_accept,
+                in_phase(TURN, lambda g, p: [A.AcceptTrade(p, o.id) for o in g.offers.values() if o.receiver == p]),
+                "action.AcceptTrade"),
+    ActionEntry(A.DeclineTrade, Game._why_decline_trade, Game._do_decline_trade,
+                in_phase(TURN, lambda g, p: [A.DeclineTrade(p, o.id) for o in g.offers.values() if o.receiver == p]),
+                "action.DeclineTrade"),
+    ActionEntry(A.PlaceBid, Game._why_bid, Game._do_bid, in_phase(AUCTION, lambda g, p: (A.PlaceBid(p, g.auction.high + 1),)),
+                "action.PlaceBid"),
+    ActionEntry(A.PassAuction, Game._why_pass_auction, Game._do_pass_auction,
+                in_phase(AUCTION, seats=A.PASS_AUCTION), "action.PassAuction"),
+    ActionEntry(A.ClaimRent, Game._why_claim, Game._do_claim,
+                any_seat(lambda g, p: [A.ClaimRent(p, f) for (_, o, f, _) in g.claims if o == p]), "action.ClaimRent"),
+)
+
+register(ACTIONS)

@@ -1,20 +1,20 @@
 """Legality, decided in one place: one ``_why_<action>`` method per action type.
 
 Each returns the reason an action is not allowed now, in plain words, or ``None``
-when it is legal.  :meth:`Legality.legal_actions` enumerates candidates through the
-same methods, and the dashboard's buttons show their words.
+when it is legal; it is the *check* of the action's entry in :mod:`~laspoly.engine.registry`.
+:meth:`Legality.legal_actions` enumerates the entries' candidates through the same
+methods, and the dashboard's buttons show their words.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import fields
 from typing import Any, Final
 
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.native import mypyc_attr
 from laspoly.engine.reasons import refusal
+from laspoly.engine.registry import ANY_SEAT_MAKERS, CHECKS, FIELD_PHASES, PHASE_PARTS, WHOLE_NUMBERS, field_actions
 from laspoly.engine.state import AUCTION, BUYING, DEBT, MANAGING, OVER, TRAVEL, TURN, TradeOffer
 from laspoly.engine.wording import Wording
 
@@ -41,7 +41,7 @@ class Legality(Wording):
 
     def why_illegal(self, action: Any) -> str | None:
         """The reason ``action`` is not allowed now, in plain words, or None if it is legal."""
-        if not isinstance(action, A.Action) or type(action) not in _CHECKS:
+        if not isinstance(action, A.Action) or type(action) not in CHECKS:
             return self._refuse("action.unknown", action=repr(action))
         p = action.player
         if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < len(self.players):
@@ -52,14 +52,14 @@ class Legality(Wording):
             return self._refuse("player.out")
         if not isinstance(action, A.ClaimRent) and p != self.actor:
             return self._refuse("turn.not_yours", who=self.actor)
-        for name in _WHOLE_NUMBERS[type(action)]:
+        for name in WHOLE_NUMBERS[type(action)]:
             v = getattr(action, name)
             if not isinstance(v, int) or isinstance(v, bool):
                 return self._refuse("action.whole_number", name=name)
         fld = getattr(action, "field", None)
         if fld is not None and not 0 <= fld < len(self.fields):
             return self._refuse("action.no_field", value=str(fld))
-        return _CHECKS[type(action)](self, action)
+        return CHECKS[type(action)](self, action)
 
     def legal_actions(self, player: int | None = None) -> list[A.Action]:
         """Every legal action of ``player`` (default: the actor), except open-ended trade offers.
@@ -71,7 +71,9 @@ class Legality(Wording):
         if self.phase == OVER:
             return []
         p = self.actor if player is None else player
-        candidates: list[A.Action] = [A.ClaimRent(p, f) for (_, o, f, _) in self.claims if o == p]
+        candidates: list[A.Action] = []
+        for make in ANY_SEAT_MAKERS:
+            candidates += make(self, p)
         if p == self.actor:
             candidates += self._candidates(p)
         self._quiet += 1
@@ -81,23 +83,19 @@ class Legality(Wording):
             self._quiet -= 1
 
     def _candidates(self, p: int) -> list[A.Action]:
+        """The candidates of the player to move: the current phase's entries, then the entries on each owned field."""
         ph = self.phase
-        out: list[A.Action]
-        if ph == AUCTION:
-            assert self.auction is not None
-            return [A.PlaceBid(p, self.auction.high + 1), A.PASS_AUCTION[p]]
-        if ph == TURN:
-            out = [A.ROLL[p], A.END_TURN[p], A.PAY_FINE[p], A.USE_JAIL_CARD[p]]  # the shared per-seat values
-            out += [A.AcceptTrade(p, o.id) for o in self.offers.values() if o.receiver == p]
-            out += [A.DeclineTrade(p, o.id) for o in self.offers.values() if o.receiver == p]
-        elif ph == BUYING:
-            out = [A.BUY[p], A.DECLINE_BUY[p]]
-        elif ph == TRAVEL:
-            out = [A.Travel(p, s) for s in self.stations] + [A.STAY_PUT[p]]
-        else:
-            out = []
-        for i in self.owned_by(p):
-            out += A.on_field(p, i)  # the shared per-seat values
+        out: list[A.Action] = []
+        parts = PHASE_PARTS.get(ph)
+        if parts is not None:
+            for part in parts:
+                if part.seats is not None:
+                    out += part.seats[p]  # the shared per-seat values
+                elif part.make is not None:
+                    out += part.make(self, p)
+        if ph in FIELD_PHASES:
+            for i in self.owned_by(p):
+                out += field_actions(p, i)  # the shared per-seat values
         return out
 
     # ------------------------------------------------------------ legality (one method per action)
@@ -370,23 +368,3 @@ class Legality(Wording):
 
 #: What a check returns while the game is quiet: a refusal nobody will read.
 _QUIET_REFUSAL: Final = "refused"
-
-#: One check per action type, looked up by ``type(action)``.
-_CHECKS: dict[type[A.Action], Callable[[Legality, Any], str | None]] = dict([
-    A.per_action(A.Roll, Legality._why_roll), A.per_action(A.EndTurn, Legality._why_end_turn),
-    A.per_action(A.Buy, Legality._why_buy), A.per_action(A.DeclineBuy, Legality._why_decline),
-    A.per_action(A.Travel, Legality._why_travel), A.per_action(A.StayPut, Legality._why_stay),
-    A.per_action(A.Build, Legality._why_build), A.per_action(A.SellBuilding, Legality._why_sell_building),
-    A.per_action(A.SellProperty, Legality._why_sell_property), A.per_action(A.Mortgage, Legality._why_mortgage),
-    A.per_action(A.Repay, Legality._why_repay), A.per_action(A.PayFine, Legality._why_pay_fine),
-    A.per_action(A.UseJailCard, Legality._why_jail_card), A.per_action(A.ProposeTrade, Legality._why_propose),
-    A.per_action(A.AcceptTrade, Legality._why_accept), A.per_action(A.DeclineTrade, Legality._why_decline_trade),
-    A.per_action(A.PlaceBid, Legality._why_bid), A.per_action(A.PassAuction, Legality._why_pass_auction),
-    A.per_action(A.ClaimRent, Legality._why_claim),
-])
-
-#: The fields of each action type that must hold a whole number, in the order they are checked.
-_WHOLE_NUMBERS: dict[type[A.Action], tuple[str, ...]] = {
-    kind: tuple(n for n in ("field", "to", "offer", "amount", "cash", "give_cards", "take_cards") if n in {f.name for f in fields(kind)})
-    for kind in _CHECKS
-}

@@ -279,9 +279,9 @@ class Observation:
         """One event as a sentence."""
         return self._source.describe(event, lang)
 
-    def describe_action(self, action: A.Action) -> str:
-        """An action in words, naming fields."""
-        return self._source.describe_action(action)
+    def describe_action(self, action: A.Action, lang: str = "en") -> str:
+        """An action in words in ``lang``, naming fields and players."""
+        return self._source.describe_action(action, lang)
 
     def money(self, amount: int) -> str:
         """An amount with the board's currency."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import fields
 from typing import Any
 
 from laspoly.engine import actions as A
@@ -10,6 +11,7 @@ from laspoly.engine.base import GameBase
 from laspoly.engine.events import BANK, POT
 from laspoly.engine.native import mypyc_attr
 from laspoly.engine.reasons import word
+from laspoly.engine.registry import action_words
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a layer of Game, which Python classes subclass
@@ -48,33 +50,22 @@ class Wording(GameBase):
         """A reason from :meth:`why_illegal` in ``lang``, in this preset's own words where its rulebook has them."""
         return word(reason, self, lang, self.preset.id)
 
-    def describe_action(self, action: A.Action) -> str:
-        """An action in words, naming fields: "build a house on Fremont Street"."""
-        name = type(action).__name__
-        fld = getattr(action, "field", None)
-        words = {
-            "Roll": "roll", "EndTurn": "end the turn", "Buy": "buy", "DeclineBuy": "decline to buy",
-            "StayPut": "stay", "PayFine": "pay the prison fine", "UseJailCard": "use a Get-Out-of-Prison card",
-            "PassAuction": "leave the auction",
-        }
-        if name in words:
-            return words[name]
-        if isinstance(action, A.Build):
-            return f"build a {action.building} on {self._fname(fld)}"
-        if isinstance(action, A.Travel):
-            return f"take the train to {self._fname(fld)}"
-        if isinstance(action, A.ProposeTrade):
-            return f"offer a trade to {self._pname(action.to)}"
-        if isinstance(action, A.PlaceBid):
-            return f"bid {action.amount}"
-        if isinstance(action, A.AcceptTrade | A.DeclineTrade):
-            return f"{'accept' if isinstance(action, A.AcceptTrade) else 'decline'} trade #{action.offer}"
-        verb = {"SellBuilding": "sell a building on", "SellProperty": "sell", "Mortgage": "mortgage",
-                "Repay": "repay the mortgage on", "ClaimRent": "claim the rent for"}[name]
-        return f"{verb} {self._fname(fld)}"
+    def describe_action(self, action: A.Action, lang: str = "en") -> str:
+        """An action in words in ``lang``, naming fields and players: "build a house on Fremont Street".
 
-    def _fname(self, index: Any) -> str:
-        return self.fields[index].label() if isinstance(index, int) and 0 <= index < len(self.fields) else f"field {index!r}"
+        The words are the row its registry entry names (:func:`~laspoly.engine.registry.action_words`), in
+        this preset's own terms where its rulebook has them; the dashboard describes actions through here too.
+        A field or player that does not exist is named by its number, as a refusal of it is.
+        """
+        values: dict[str, Any] = {}
+        for f in fields(action):
+            v = getattr(action, f.name)
+            if f.name == "field":
+                v = self.field_name(v, lang) if isinstance(v, int) and 0 <= v < len(self.fields) else f"field {v!r}"
+            elif f.name == "to":
+                v = self._pname(v)
+            values[f.name] = v
+        return action_words(action, values, lang, self.preset.id)
 
     def _pname(self, index: Any) -> str:
         return self.players[index].name if isinstance(index, int) and 0 <= index < len(self.players) else f"player {E.player_number(index)}"

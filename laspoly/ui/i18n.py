@@ -10,7 +10,8 @@ words for one preset (Sculptprice's Actualizaciones and BOTE), used by
 :func:`tr` when it is given that ``preset``.
 
 The engine's refusal reasons live in the same format in ``reasons.tsv`` and are
-worded by the engine itself (:meth:`Game.explain`).
+worded by the engine itself (:meth:`Game.explain`), as are the actions' words in
+``actions.tsv`` (:meth:`Game.describe_action`, which :meth:`GameModel.describe` asks).
 """
 
 from __future__ import annotations

@@ -609,21 +609,8 @@ class GameModel(param.Parameterized):
         return self.t(f"status.{phase}", round=g.round, turn=g.turns, name=g.players[g.actor].name)
 
     def describe(self, action: A.Action) -> str:
-        """An action in words in the page's language ("build a house on Fremont Street")."""
-        g = self.game
-        name = type(action).__name__
-        values: dict[str, Any] = {}
-        if (fld := getattr(action, "field", None)) is not None:
-            values["field"] = g.field_name(fld, self.lang) if isinstance(fld, int) and 0 <= fld < len(g.fields) else fld
-        if isinstance(action, A.Build):
-            name = f"Build.{action.building}"
-        elif isinstance(action, A.ProposeTrade):
-            values["name"] = g.players[action.to].name if 0 <= action.to < len(g.players) else action.to
-        elif isinstance(action, A.PlaceBid):
-            values["amount"] = action.amount
-        elif isinstance(action, A.AcceptTrade | A.DeclineTrade):
-            values["offer"] = action.offer
-        return self.t(f"action.{name}", **values)
+        """An action in words in the page's language ("build a house on Fremont Street"): the engine's words for it."""
+        return self.game.describe_action(action, self.lang)
 
     @staticmethod
     def presets() -> tuple[str, ...]:
