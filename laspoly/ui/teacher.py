@@ -7,7 +7,7 @@ never holds the teacher's key) and pools every roll and landing of all of them
 into one dice chart and one landing chart, each against its exact distribution
 (two dice; the preset's Markov chain), drawn as bars against the exact values as
 dots.  A landing is counted as the chain counts it: where a roll ended, with "in
-prison" apart (:func:`~laspoly.classes.roll_landing`); the fields are named on the axis.  A third chart shows
+prison" apart (:func:`~laspoly.analysis.log.roll_landing`); the fields are named on the axis.  A third chart shows
 the law of large numbers: the distance (total variation) of the pooled totals from two dice as the rolls add
 up, taken in turn from the rooms, with the 1/√n envelope (:mod:`laspoly.analysis.lln`).  Projector mode
 (a toggle, or ``&projector=1`` in the teacher link) sets the page and its charts in large type.  It refreshes
