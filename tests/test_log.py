@@ -75,3 +75,10 @@ def test_a_roll_that_ends_in_prison_lands_in_prison_not_on_a_field() -> None:
     assert gamelog.roll_landing(g, A.Roll(ANA)) == (ANA, len(g.fields))
     assert gamelog.last_move(g) == Move(ANA, 4, g.prison, ())
     assert gamelog.roll_landing(g, A.EndTurn(ANA)) is None  # only a roll lands
+
+
+def test_the_players_out_are_listed_the_last_one_out_first() -> None:
+    g = new_game(players=3)
+    _play(g, 20_000)
+    out = [e.who for e in g.log if isinstance(e, E.Eliminated)]
+    assert len(out) == 2 and gamelog.last_out_first(g) == list(reversed(out))  # two of three out: the game is over

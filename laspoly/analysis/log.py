@@ -127,6 +127,11 @@ def arrivals(game: Game) -> list[int]:
     return counts
 
 
+def last_out_first(game: Game) -> list[int]:
+    """The players eliminated so far, the last one out first (each once)."""
+    return list(dict.fromkeys(e.who for e in reversed(game.log) if isinstance(e, E.Eliminated)))
+
+
 def roll_landing(game: Game, action: A.Action) -> tuple[int, int] | None:
     """Where a roll just played ended, as the movement chain counts a landing; None for any other action.
 

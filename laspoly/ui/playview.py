@@ -28,6 +28,7 @@ from typing import Any
 from laspoly.analysis.odds import build_stakes, buy_stakes, casino_stakes, prison_stakes, show_probability
 from laspoly.engine import actions as A
 from laspoly.engine.game import AUCTION, BUYING, DEBT, TRAVEL, TURN, Game
+from laspoly.engine.state import TradeOffer
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
@@ -140,7 +141,7 @@ def trade_action(player: int, inputs: PlayInputs) -> A.Action | None:
     return A.ProposeTrade(player, inputs.partner, inputs.give, inputs.take, inputs.cash)
 
 
-def offer_to(game: Game, player: int | None) -> Any:
+def offer_to(game: Game, player: int | None) -> TradeOffer | None:
     """The first open offer made to ``player``, or None."""
     return next((o for o in game.offers.values() if player is not None and o.receiver == player), None)
 
@@ -172,7 +173,7 @@ def _travel(m: GameModel, p: int, i: PlayInputs) -> A.Action | None:
 
 def _offer_answer(cls: type[A.AcceptTrade] | type[A.DeclineTrade]) -> Make:
     def make(m: GameModel, p: int, i: PlayInputs) -> A.Action | None:
-        offer = next((o for o in m.game.offers.values() if o.receiver == p), None)
+        offer = offer_to(m.game, p)
         return cls(p, offer.id) if offer is not None else None
     return make
 
