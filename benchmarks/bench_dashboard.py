@@ -57,7 +57,8 @@ def step_latency(steps: int = 200) -> float:
 
 def odds_latency(steps: int = 200) -> float:
     """Median milliseconds to work out the live odds after a step: the overlay (this turn) and the stakes' lines."""
-    from laspoly.ui.odds import buy_line, casino_line, overlay, prison_line
+    from laspoly.ui.odds import overlay
+    from laspoly.ui.playview import buy_line, casino_line, prison_line
 
     model = GameModel()
     model.new_game(["A", "B", "C"], ["basic", "greedy", "trader"], seed=3, max_rounds=2000)

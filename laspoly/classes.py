@@ -34,9 +34,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from laspoly.analysis import log as gamelog
+from laspoly.analysis.log import roll_landing
 from laspoly.csv_export import write_csv
 from laspoly.engine import actions as A
-from laspoly.engine import events as E
 from laspoly.engine.game import Game
 from laspoly.engine.registry import action_from_dict
 from laspoly.engine.state import clean_name, name_key
@@ -222,26 +223,6 @@ class RoomSummary:
     watch: str  # the read-only watch link to it (:func:`watch_token`), as a query string
 
 
-def roll_landing(game: Game, action: A.Action, from_prison: bool = False) -> tuple[int, int] | None:
-    """Where a roll just played ended, as the movement chain counts a landing; None for any other action.
-
-    As :mod:`laspoly.chain.movement` counts per roll: the roller's field after the
-    roll, its cards and a go-to-prison, before any train journey (a separate
-    decision), with "in prison" apart from "just visiting": (player, slot), where
-    slot ``len(game.fields)`` is "in prison".  A token sent to prison by
-    Go-Into-Prison therefore lands *in prison*, never on Go-Into-Prison.
-
-    A roll made ``from_prison`` (a try for doubles) is no landing: the chain the
-    class is compared with pays the fine before rolling, so none of its rolls
-    starts in prison.  Counted, every failed try would be one more "in prison",
-    and the class's bar would stand at several times the chain's.
-    """
-    if not isinstance(action, A.Roll) or from_prison:
-        return None
-    player = game.players[action.player]
-    return action.player, len(game.fields) if player.in_prison else player.pos
-
-
 @dataclass
 class _Followed:
     """A class room's game, kept and caught up from the store, with where each of its rolls landed."""
@@ -327,18 +308,9 @@ class ClassData:
                                    g.is_over, len(g.history), f.last_activity, f.watch))
         return out
 
-    def _events(self) -> Iterable[tuple[str, Game, E.Event]]:
-        for room_id, f in self.rooms.items():
-            for event in f.game.log:
-                yield room_id, f.game, event
-
     def dice_totals(self) -> list[int]:
         """How often each total 2-12 was rolled in all the class's rooms (index 0: a total of 2)."""
-        counts = [0] * 11
-        for _, _, e in self._events():
-            if isinstance(e, E.Rolled):
-                counts[e.d1 + e.d2 - 2] += 1
-        return counts
+        return gamelog.count_totals(t for f in self.rooms.values() for t in gamelog.roll_totals(f.game))
 
     def dice_sequence(self) -> list[int]:
         """The class's dice totals pooled in the order a class rolls them: each room's first roll, then each one's second, ...
@@ -347,7 +319,7 @@ class ClassData:
         nearest to the order in which the class rolled; the counts are those of
         :meth:`dice_totals`.
         """
-        runs = [[e.d1 + e.d2 for e in f.game.log if isinstance(e, E.Rolled)] for f in self.rooms.values()]
+        runs = [gamelog.roll_totals(f.game) for f in self.rooms.values()]
         return [t for turn in itertools.zip_longest(*runs) for t in turn if t is not None]
 
     def landings(self) -> dict[str, list[int]]:
@@ -369,9 +341,9 @@ class ClassData:
         A landing is where a roll ended, as :meth:`landings` counts it; "in prison" has no field number.
         """
         rows = []
-        for room_id, g, e in self._events():
-            if isinstance(e, E.Rolled):
-                rows.append([room_id, g.preset.id, "roll", g.players[e.who].name, e.d1, e.d2, e.d1 + e.d2, ""])
+        for room_id, f in self.rooms.items():
+            g = f.game
+            rows += [[room_id, g.preset.id, "roll", g.players[e.who].name, e.d1, e.d2, e.d1 + e.d2, ""] for e in gamelog.rolls(g)]
         for room_id, f in self.rooms.items():
             g = f.game
             for who, slot in f.landed:

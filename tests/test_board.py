@@ -10,6 +10,8 @@ from bokeh.document import Document
 from bokeh.models import CustomJS, Glyph, GlyphRenderer, Text
 from helpers import ANA, BEN, edit, fund_pot, give, mortgage, place
 
+from laspoly.analysis.log import Move, last_move
+from laspoly.analysis.log import card_this_turn as this_turn_card
 from laspoly.bots.basic import BasicBot
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
@@ -22,17 +24,14 @@ from laspoly.ui.board import (
     NAME_WIDTH,
     NARROW_BELOW,
     BoardFigure,
-    Move,
     board_data,
     buildings_data,
     cell_xy,
     centre_data,
     dice_pips,
-    last_move,
     mortgage_data,
     move_marks,
     picked_text,
-    this_turn_card,
     token_data,
     word,
     wrap,

@@ -221,10 +221,10 @@ def test_no_link_on_any_page_holds_the_teacher_key(monkeypatch: pytest.MonkeyPat
 
 def test_the_class_lists_its_newest_rooms_first_a_page_at_a_time(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
     import laspoly.classes
-    from laspoly.ui import teacher as teacher_page
+    from laspoly.ui import classview
 
     monkeypatch.setattr(laspoly.classes, "MAX_CLASS_ROOMS", 12)
-    monkeypatch.setattr(teacher_page, "PAGE_SIZE", 5)
+    monkeypatch.setattr(classview, "PAGE_SIZE", 5)
     made = create_class(store, "6B")
     for seed in range(15):  # a flood of rooms, each with a move
         _roll_and_end(_class_room(store, made.code, seed=seed, owner=f"flood-{seed}"), 1)

@@ -8,7 +8,8 @@ from helpers import edit, jail
 from laspoly.analysis.odds import live_odds
 from laspoly.engine import actions as A
 from laspoly.ui.model import GameModel
-from laspoly.ui.odds import build_line, buy_line, casino_line, overlay, overlay_colour, prison_line
+from laspoly.ui.odds import overlay, overlay_colour
+from laspoly.ui.playview import build_line, buy_line, casino_line, prison_line
 
 
 def _model(dice: str = "3-4", lang: str = "en") -> GameModel:

@@ -11,6 +11,8 @@ import functools
 import logging
 import math
 import os
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -56,9 +58,37 @@ TITLE_CSS = f"@media {PHONE} {{ h2 {{ font-size: 1.2em; margin: 0 !important; }}
 TABS_CSS = f"@media {PHONE} {{ .bk-tab {{ padding: 4px 10px; min-height: 44px; box-sizing: border-box; display: flex; align-items: center; }} }}"
 
 
+@dataclass(frozen=True)
+class Tab:
+    """One tab of the dashboard, declared as data: one row of :data:`TABS` adds a tab.
+
+    ``name`` is the tab's name in the page and the dashboard's attribute for its view
+    (``Dashboard.players``); ``key`` its title in the catalogue; ``make`` builds its
+    view from the dashboard the first time the tab is shown (the Play tab has none: it is
+    built in pieces, :meth:`Dashboard._fill_play`); ``shared`` tabs are only on a room's page.
+    """
+
+    name: str
+    key: str
+    make: Callable[[Dashboard], Any] | None = None
+    shared: bool = False
+
+
+#: The dashboard's tabs, in the order they are shown.
+TABS: tuple[Tab, ...] = (
+    Tab("play", "tab.play"),
+    Tab("players", "tab.players", lambda d: PlayersView(model=d.model)),
+    Tab("probability", "tab.probability", lambda d: ProbabilityView(model=d.model, board=d.board)),
+    Tab("replay", "tab.replay", lambda d: ReplayView(model=d.model)),
+    Tab("rules", "tab.rules", lambda d: RulesView(model=d.model)),
+    Tab("setup", "tab.new_game", lambda d: SetupView(model=d.model)),
+    Tab("teacher", "tab.teacher", lambda d: DemonstrationsView(model=d.model)),
+    Tab("files", "tab.files", lambda d: FilesView(model=d.model)),
+    Tab("invite", "tab.invite", lambda d: InviteView(model=d.model), shared=True),
+    Tab("my_games", "tab.my_games", lambda d: MyGamesView(model=d.model), shared=True),
+)
 #: Each tab's catalogue key.
-TAB_TITLES = {"play": "tab.play", "players": "tab.players", "probability": "tab.probability", "replay": "tab.replay", "rules": "tab.rules",
-              "setup": "tab.new_game", "teacher": "tab.teacher", "files": "tab.files", "invite": "tab.invite", "my_games": "tab.my_games"}
+TAB_TITLES = {tab.name: tab.key for tab in TABS}
 
 
 #: The board keeps its square and fits the window: as wide as the page allows, at most 760 px, and never taller
@@ -111,7 +141,7 @@ class Dashboard(Viewer):
         # first time the tab is shown (or the attribute is read) and kept from then on.  Panel's own dynamic
         # tabs would rebuild a tab each time it is shown.
         self._views: dict[str, Any] = {}
-        pages = ["play", "players", "probability", "replay", "rules", "setup", "teacher", "files"] + (["invite", "my_games"] if m.shared else [])
+        pages = [tab.name for tab in TABS if m.shared or not tab.shared]
         self._page_names = pages
         self._slots = [pn.Column(sizing_mode="stretch_width") for _ in pages]
         self.tabs = pn.Tabs(*((m.t(TAB_TITLES[name]), slot) for name, slot in zip(pages, self._slots, strict=True)),
@@ -160,24 +190,12 @@ class Dashboard(Viewer):
     def _view(self, name: str) -> Any:
         """The view of a tab other than "Play", made on first use."""
         if name not in self._views:
-            if name == "probability":
-                view = ProbabilityView(model=self.model, board=self.board)
-            else:
-                view = {"players": PlayersView, "rules": RulesView, "setup": SetupView, "files": FilesView,
-                        "invite": InviteView, "my_games": MyGamesView, "teacher": DemonstrationsView, "replay": ReplayView}[name](model=self.model)
-            self._views[name] = view
+            make = next(tab.make for tab in TABS if tab.name == name)
+            assert make is not None, "the Play tab is built in pieces"
+            view = self._views[name] = make(self)
             if isinstance(view, TabView):  # a view read before its tab is shown waits, hidden, like the others
                 view.shown = self._page_names.index(name) == self.tabs.active
         return self._views[name]
-
-    # the views of the other tabs, made on first use
-    players = property(lambda self: self._view("players"), doc="The Players tab's view (a PlayersView).")
-    probability = property(lambda self: self._view("probability"), doc="The Probability tab's view (a ProbabilityView).")
-    rules = property(lambda self: self._view("rules"), doc="The Rules tab's view (a RulesView).")
-    setup = property(lambda self: self._view("setup"), doc="The New game tab's view (a SetupView).")
-    files = property(lambda self: self._view("files"), doc="The Save and load tab's view (a FilesView).")
-    replay = property(lambda self: self._view("replay"), doc="The Replay tab's view (a ReplayView).")
-    teacher = property(lambda self: self._view("teacher"), doc="The For teachers tab's view (a DemonstrationsView).")
 
     def _fill_play(self) -> None:
         """Put the Play tab on the page in pieces; on a served page each piece is its own turn of the server's event loop.
@@ -302,6 +320,15 @@ class Dashboard(Viewer):
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self.layout
+
+
+def _tab_view(name: str) -> property:
+    """The dashboard's attribute for a tab's view (``Dashboard.players``), made on first use."""
+    return property(lambda self: self._view(name), doc=f"The view of the {name!r} tab, made the first time it is read or shown.")
+
+
+for _tab in TABS[1:]:  # every tab but Play has its view as an attribute of the dashboard
+    setattr(Dashboard, _tab.name, _tab_view(_tab.name))
 
 
 @lru_cache(maxsize=8)

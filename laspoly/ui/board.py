@@ -24,7 +24,6 @@ board's width as it is laid out, so a phone turned on its side redraws by itself
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Any
 
 from bokeh.models import (
@@ -44,7 +43,7 @@ from bokeh.models import (
 )
 from bokeh.plotting import figure
 
-from laspoly.engine import events as E
+from laspoly.analysis.log import card_this_turn, last_move, last_roll
 from laspoly.engine.game import Game
 from laspoly.ui.common import PLAYER_COLORS, PLAYER_MARKERS
 from laspoly.ui.i18n import tr
@@ -142,76 +141,6 @@ def player_color(player: int) -> str:
 def player_marker(player: int) -> str:
     """A seat's marker shape, the cue besides colour."""
     return PLAYER_MARKERS[player % len(PLAYER_MARKERS)]
-
-
-# ---------------------------------------------------------------- this turn, from the log
-
-
-@dataclass(frozen=True)
-class Move:
-    """The last move on the board: who, from which field to which, and the fields walked (empty for a jump)."""
-
-    who: int
-    src: int
-    dst: int
-    path: tuple[int, ...]
-
-
-def _turn_start(log: list[E.Event]) -> int:
-    """Index in ``log`` of the last TurnStarted event (0 when the first turn has not started yet)."""
-    for k in range(len(log) - 1, -1, -1):
-        if isinstance(log[k], E.TurnStarted):
-            return k
-    return 0
-
-
-def this_turn_card(game: Game) -> E.CardDrawn | None:
-    """The card drawn in the current turn, if any (a card from an earlier turn is not shown)."""
-    log = game.log
-    for k in range(len(log) - 1, _turn_start(log) - 1, -1):
-        if isinstance(log[k], E.CardDrawn):
-            return log[k]  # type: ignore[return-value]
-    return None
-
-
-def last_roll(game: Game) -> tuple[E.Rolled, bool] | None:
-    """The last roll of the game and whether it was made in the current turn."""
-    this_turn = True
-    for e in reversed(game.log):
-        if isinstance(e, E.Rolled):
-            return e, this_turn
-        if isinstance(e, E.TurnStarted):
-            this_turn = False
-    return None
-
-
-def _walked_back(game: Game, before: E.Event | None) -> bool:
-    """Whether a move came from a "go back N fields" card (the event just before it drew that card)."""
-    if not isinstance(before, E.CardDrawn):
-        return False
-    card = game.board.decks[before.deck][before.card]
-    return card.effect == "move" and card.args.get("steps", 0) < 0
-
-
-def last_move(game: Game) -> Move | None:
-    """The last move of a token: a walk by dice or card, a train ride, or a trip to prison (those two jump)."""
-    log, n = game.log, len(game.fields)
-    prison_of: int | None = None
-    for k in range(len(log) - 1, -1, -1):
-        e = log[k]
-        if isinstance(e, E.SentToPrison) and prison_of is None:
-            prison_of = e.who
-        elif isinstance(e, (E.Moved, E.Travelled)) and (prison_of is None or e.who == prison_of):
-            if prison_of is not None:
-                return Move(e.who, e.dst, game.prison if game.prison is not None else e.dst, ())
-            if isinstance(e, E.Travelled):
-                return Move(e.who, e.src, e.dst, ())
-            step = -1 if _walked_back(game, log[k - 1] if k else None) else 1
-            steps = (e.dst - e.src) * step % n
-            return Move(e.who, e.src, e.dst, tuple((e.src + step * j) % n for j in range(steps + 1)))
-    if prison_of is not None and game.prison is not None:
-        return Move(prison_of, game.prison, game.prison, ())
-    return None
 
 
 # ---------------------------------------------------------------- columns
@@ -511,7 +440,7 @@ def centre_data(model: GameModel) -> dict[str, dict[str, list[Any]]]:
         caption = word("rolled", lang, who=g.players[e.who].name, d1=e.d1, d2=e.d2, total=e.d1 + e.d2)
         if e.d1 == e.d2:
             caption = word("doubles", lang, text=caption)
-    card = this_turn_card(g)
+    card = card_this_turn(g)
     title = text = ""
     if card is not None:
         deck = next((f.label(lang) for f in g.fields if f.deck == card.deck), card.deck)

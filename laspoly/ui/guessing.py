@@ -17,7 +17,7 @@ from bokeh.models import ColumnDataSource
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
-from laspoly.engine import events as E
+from laspoly.analysis import log as gamelog
 from laspoly.predict import TWO_DICE, Guess, running_distance, scores
 from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, assign, esc, player_badge
 from laspoly.ui.i18n import tr
@@ -118,8 +118,8 @@ class GuessView(Viewer):
             self.prompt.object = f"<p style='margin:2px 0'>{esc(tr('predict.wait', lang))}</p>"
         self.choices.disabled = not m.is_person(who) or g.is_over
         self.table.object = scores_html(m, m.guesses())
-        totals = [e.d1 + e.d2 for e in g.log if isinstance(e, E.Rolled)]
-        counts = [totals.count(t) for t in range(2, 13)]
+        totals = gamelog.roll_totals(g)
+        counts = gamelog.count_totals(totals)
         n = len(totals)
         self.totals.data = {"total": list(range(2, 13)), "share": [c / n if n else 0.0 for c in counts], "exact": list(TWO_DICE)}
         distance = running_distance(totals)

@@ -26,12 +26,12 @@ from typing import Any
 
 import param
 
+from laspoly.analysis import log as gamelog
 from laspoly.bots.registry import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import play_bot_turns
 from laspoly.classes import NewClass
 from laspoly.csv_export import write_csv
 from laspoly.engine import actions as A
-from laspoly.engine import events as E
 from laspoly.engine.game import AUCTION, BUYING, DEBT, OVER, TRAVEL, TURN, Game, check_player_count
 from laspoly.engine.position_format import position_of
 from laspoly.errors import LaspolyError, SetupError
@@ -341,7 +341,7 @@ class GameModel(param.Parameterized):
 
     def _keep_guess(self, index: int, player: int, guess: int, seen: int) -> None:
         """Put the guess beside the roll it was made for, with the total that came."""
-        rolled = next((e for e in self.game.log[seen:] if isinstance(e, E.Rolled)), None)
+        rolled = next(iter(gamelog.rolls(self.game, since=seen)), None)
         if rolled is not None:
             self.table.add_guess(Guess(index, player, guess, rolled.d1 + rolled.d2))
         self.guess = None
@@ -572,7 +572,7 @@ class GameModel(param.Parameterized):
     def dice_csv(self) -> io.StringIO:
         """Every roll so far as CSV: player, die 1, die 2, total."""
         return _csv(["player", "die1", "die2", "total"], ([self.game.players[e.who].name, e.d1, e.d2, e.d1 + e.d2]
-                                                         for e in self.game.log if isinstance(e, E.Rolled)))
+                                                         for e in gamelog.rolls(self.game)))
 
     def landings_csv(self) -> io.StringIO:
         """Landings of this game by field as CSV."""
@@ -581,20 +581,12 @@ class GameModel(param.Parameterized):
     # ------------------------------------------------------------ what the views show
 
     def landings(self) -> list[int]:
-        """How often a token arrived on each field in this game (moves by dice, cards and train)."""
-        counts = [0] * len(self.game.fields)
-        for e in self.game.log:
-            if isinstance(e, (E.Moved, E.Travelled)):
-                counts[e.dst] += 1
-        return counts
+        """How often a token arrived on each field in this game (moves by dice, cards and train): :func:`~laspoly.analysis.log.arrivals`."""
+        return gamelog.arrivals(self.game)
 
     def dice_totals(self) -> list[int]:
-        """How often each total 2-12 was rolled (index 0 is a total of 2)."""
-        counts = [0] * 11
-        for e in self.game.log:
-            if isinstance(e, E.Rolled):
-                counts[e.d1 + e.d2 - 2] += 1
-        return counts
+        """How often each total 2-12 was rolled (index 0 is a total of 2): :func:`~laspoly.analysis.log.dice_totals`."""
+        return gamelog.dice_totals(self.game)
 
     def log_lines(self, last: int = 200) -> list[str]:
         """The last ``last`` events as sentences in the chosen language (plain text, not markup)."""

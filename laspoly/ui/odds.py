@@ -11,72 +11,21 @@ and tooltips.  Each line is short enough to sit beside its button.
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import panel as pn
 import param
 from panel.viewable import Viewer
 
-from laspoly.analysis.odds import build_stakes, buy_stakes, casino_stakes, live_odds, prison_stakes, show_probability
-from laspoly.engine.game import BUYING, Game
+from laspoly.analysis.odds import live_odds, show_probability
+from laspoly.engine.game import Game
 from laspoly.ui.common import FOCUS_CSS, assign, esc
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
+from laspoly.ui.playview import casino_line, money_tenths
 
 #: What the board's overlay shows: where this roll ends, where this turn ends, or the long-run share.
 OVERLAY_MODES = ("roll", "turn", "long_run")
-
-
-def _rounds(x: float) -> str:
-    return "∞" if math.isinf(x) else f"{x:.0f}"
-
-
-def money_tenths(game: Game, amount: float) -> str:
-    """An expected amount of money to a tenth, in the game's currency ("0.4 LPD", "$0.4", "0.4€")."""
-    return game.money(0).replace("0", f"{amount:.1f}", 1)
-
-
-def buy_line(m: GameModel) -> str:
-    """The stakes of the purchase on offer: payback in opponent turns and the chance of an early landing."""
-    g, lang = m.game, m.lang
-    if g.phase != BUYING or g.pending_field < 0:
-        return ""
-    s = buy_stakes(g, g.pending_field, g.current)
-    return tr("odds.buy", lang, turns=_rounds(s.payback_opponent_turns), rent=money_tenths(g, s.rent_per_opponent_turn),
-              chance=show_probability(s.p_landed_before_next_turn))
-
-
-def prison_line(m: GameModel) -> str:
-    """A prisoner's choice: doubles within the tries left against the fine, and the turns to expect in prison."""
-    g, lang = m.game, m.lang
-    p = g.players[g.current]
-    if not p.in_prison or not g.rolls_due or g.is_over:
-        return ""
-    s = prison_stakes(g, g.current)
-    return tr("odds.prison", lang, tries=s.tries_left, chance=show_probability(s.p_out_by_rolling), fine=g.money(s.fine),
-              turns=f"{s.expected_turns_in_prison:.2f}")
-
-
-def casino_line(m: GameModel) -> str:
-    """The expected payout of the next landing on the pot field, from the pot as it stands."""
-    g, lang = m.game, m.lang
-    pot = next((f.index for f in g.fields if f.kind == "pot"), None)
-    if pot is None or not g.pot:
-        return ""
-    s = casino_stakes(g, pot)
-    return tr("odds.casino", lang, field=g.field_name(pot, lang), share=f"{100 * s.expected_share:.1f}%",
-              payout=g.money(int(s.expected_payout)))
-
-
-def build_line(m: GameModel, field: int) -> str:
-    """One more building on the chosen street: the rent it adds per opponent roll against its price."""
-    g, lang = m.game, m.lang
-    if field < 0 or g.fields[field].kind != "street" or g.owner[field] != g.current or g.level[field] >= g.hotel_level:
-        return ""
-    s = build_stakes(g, field)
-    return tr("odds.build", lang, gain=money_tenths(g, s.rent_gain_per_opponent_roll), cost=g.money(s.cost),
-              rolls=_rounds(s.payback_opponent_rolls))
 
 
 def overlay(game: Game, mode: str, lang: str) -> tuple[list[float], list[str]]:

@@ -17,11 +17,12 @@ from bokeh.models import ColumnDataSource
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
-from laspoly.engine import events as E
+from laspoly.analysis import log as gamelog
 from laspoly.engine.game import TURN
 from laspoly.ui.common import BUTTON_CSS, PHONE, PLAYER_COLORS, LiveHTML, assign, esc, guarded, player_badge, player_glyph
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
+from laspoly.ui.playview import prison_tries_left
 
 #: The cards' look: a row that wraps, the player to move outlined in their colour and marked in words.
 CARDS_CSS = """
@@ -78,7 +79,7 @@ def prison_text(model: GameModel, player: int) -> str:
     g, lang = model.game, model.lang
     p, r = g.players[player], g.rules
     if player == g.current and g.phase == TURN and g.rolls_due:
-        return tr("cards.prison_tries", lang, tries=r.jail_tries_per_turn - g.prison_tries, of=r.jail_tries_per_turn)
+        return tr("cards.prison_tries", lang, tries=prison_tries_left(g), of=r.jail_tries_per_turn)
     return tr("cards.prison_turn", lang, turn=p.prison_turns + 1, of=r.jail_max_turns)
 
 
@@ -139,8 +140,7 @@ def final_standings(model: GameModel) -> list[int]:
     if g.winner is not None and g.winner in order:
         order.remove(g.winner)
         order.insert(0, g.winner)
-    out = [e.who for e in reversed(g.log) if isinstance(e, E.Eliminated)]
-    places = order + [i for i in dict.fromkeys(out) if i not in order]
+    places = order + [i for i in gamelog.last_out_first(g) if i not in order]
     return places + [i for i in range(len(g.players)) if i not in places]
 
 

@@ -7,8 +7,8 @@ never holds the teacher's key) and pools every roll and landing of all of them
 into one dice chart and one landing chart, each against its exact distribution
 (two dice; the preset's Markov chain), drawn as bars against the exact values as
 dots.  A landing is counted as the chain counts it: where a roll ended, with "in
-prison" apart, and a try for doubles from prison is none (:func:`~laspoly.classes.roll_landing`); the fields
-are named on the axis.  A third chart shows
+prison" apart, and a try for doubles from prison is none (:func:`~laspoly.analysis.log.roll_landing`); the
+fields are named on the axis.  A third chart shows
 the law of large numbers: the distance (total variation) of the pooled totals from two dice as the rolls add
 up, taken in turn from the rooms, with the 1/√n envelope (:mod:`laspoly.analysis.lln`).  Projector mode
 (a toggle, or ``&projector=1`` in the teacher link) sets the page and its charts in large type.  It refreshes
@@ -18,7 +18,6 @@ itself every two seconds on a served page; the data downloads as CSV, with the p
 from __future__ import annotations
 
 import logging
-import time
 from typing import Any
 
 import panel as pn
@@ -27,21 +26,12 @@ from bokeh.models import ColumnDataSource, FactorRange
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
-from laspoly.analysis.lln import envelope, tv_curve
-from laspoly.analysis.markov import markov
-from laspoly.classes import ClassData, ClassRecord, student_link
-from laspoly.predict import TWO_DICE as PREDICT_TWO_DICE
-from laspoly.rules.presets import preset_title
+from laspoly.classes import ClassData, ClassRecord
+from laspoly.ui.classview import TWO_DICE, ClassModel, ClassView
 from laspoly.ui.common import BUTTON_CSS, base_url, esc, is_served, lan_note
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import COPY_JS, qr_svg
 from laspoly.ui.timers import Timer
-
-#: How many rooms one page of the teacher's list shows.
-PAGE_SIZE = 25
-
-#: The exact share of each total 2-12 of two dice.
-TWO_DICE = list(PREDICT_TWO_DICE)
 
 #: Projector mode: the page's words in large type (the charts' words grow with :data:`PROJECTOR_FONTS`).
 PROJECTOR_CSS = """
@@ -61,18 +51,8 @@ NORMAL_FONTS = ("13px", "13px", "11px")
 PROJECTOR_FONTS = ("24px", "22px", "18px")
 
 
-def ago(seconds: float, lang: str) -> str:
-    """How long ago, in words a class reads at a glance."""
-    minutes = int(seconds // 60)
-    if minutes < 1:
-        return tr("class.just_now", lang)
-    if minutes < 120:
-        return tr("class.minutes_ago", lang, n=minutes)
-    return tr("class.hours_ago", lang, n=minutes // 60)
-
-
 class TeacherView(Viewer):
-    """A class's rooms and pooled data, for its teacher."""
+    """A class's rooms and pooled data, for its teacher: it draws what its :class:`~laspoly.ui.classview.ClassModel` says."""
 
     lang = param.Selector(default="en", objects=["en", "es"])
     projector = param.Boolean(default=False, doc="Large type for a projector (``&projector=1`` in the teacher link, or the toggle).")
@@ -80,7 +60,8 @@ class TeacherView(Viewer):
     def __init__(self, data: ClassData, record: ClassRecord, **params: Any) -> None:
         super().__init__(**params)
         self.record = record
-        self.data = data
+        #: The class as the page sees it; the only part of the page that reads the store (through the rooms it follows).
+        self.model = ClassModel(data, record)
         self.language = pn.widgets.RadioButtonGroup(options={"English": "en", "Español": "es"}, value=self.lang, width=200)
         self.language.param.watch(lambda e: setattr(self, "lang", e.new), "value")
         self.head = pn.pane.HTML(sizing_mode="stretch_width")
@@ -88,8 +69,6 @@ class TeacherView(Viewer):
         self.invite = pn.Row(sizing_mode="stretch_width")
         self._invite_shown: tuple[str, str, bool] | None = None
         self.rooms = pn.pane.HTML(sizing_mode="stretch_width", min_height=80)
-        #: The page of the room list shown (0: the newest rooms).
-        self.page = 0
         self.pages = pn.pane.HTML(sizing_mode="stretch_width")
         self.newer = pn.widgets.Button(width=170, stylesheets=[BUTTON_CSS])
         self.older = pn.widgets.Button(width=170, stylesheets=[BUTTON_CSS])
@@ -118,8 +97,7 @@ class TeacherView(Viewer):
         self.lln_fig.scatter("n", "tv", source=self.lln_source, color="#0072B2", size=5)
         self.projector_toggle = pn.widgets.Toggle(value=self.projector, width=220, stylesheets=[BUTTON_CSS], css_classes=["lp-projector-toggle"])
         self.projector_toggle.param.watch(lambda e: setattr(self, "projector", e.new), "value")
-        self.download = pn.widgets.FileDownload(callback=self.data.csv, filename=f"laspoly-class-{record.code}.csv", width=260)
-        self._chains: dict[str, list[float]] = {}
+        self.download = pn.widgets.FileDownload(callback=self.model.csv, filename=f"laspoly-class-{record.code}.csv", width=260)
         self.layout = pn.Column(pn.Row(pn.HSpacer(), self.projector_toggle, self.language), self.head, self.invite, self.rooms,
                                 pn.Row(self.newer, self.older, self.pages, sizing_mode="stretch_width"), self.totals,
                                 pn.pane.Bokeh(self.dice_fig, sizing_mode="stretch_width"),
@@ -141,77 +119,62 @@ class TeacherView(Viewer):
         except Exception:  # a refresh must never stop the page's timer
             logging.getLogger("laspoly.classes").exception("refreshing the teacher's page failed")
 
-    def _exact(self, preset: str) -> list[float]:
-        """The chain's per-roll landing probabilities of each field, then "in prison" (what the class's counts count)."""
-        if preset not in self._chains:
-            chain = markov(preset)
-            self._chains[preset] = [*(float(p) for p in chain.squares), float(chain.in_prison)]
-        return self._chains[preset]
+    @property
+    def data(self) -> ClassData:
+        """The class's rooms, followed from the store."""
+        return self.model.data
+
+    @property
+    def page(self) -> int:
+        """The page of the room list shown (0: the newest rooms)."""
+        return self.model.page
 
     def turn_page(self, step: int) -> None:
         """Show the next page of older rooms (``step`` 1) or of newer ones (-1)."""
-        self.page = max(0, self.page + step)
-        self._list_rooms()
+        self.model.turn_page(step)
+        self._list_rooms(self.model.view(self.lang))
 
-    def _list_rooms(self) -> None:
+    def _list_rooms(self, view: ClassView) -> None:
         """The page of the room list in view, newest first, with its place in the list and the page buttons."""
-        lang, data = self.lang, self.data
-        count = len(data.rooms)
-        last_page = max(0, (count - 1) // PAGE_SIZE)
-        self.page = min(self.page, last_page)
-        start = self.page * PAGE_SIZE
-        base, now = base_url(), time.time()
-        rows = []
-        for r in data.summaries(start, PAGE_SIZE):
-            state = tr("class.over", lang, name=r.leader) if r.over else r.leader
-            rows.append(f"<tr><td>{esc(', '.join(r.players))}</td><td>{esc(preset_title(r.preset, lang))}</td><td>{r.round}</td><td>{esc(state)}</td>"
-                        f"<td>{esc(ago(now - r.last_activity, lang))}</td>"
-                        f"<td><a href='{esc(base + r.watch)}' target='_blank' rel='noopener'>{esc(tr('class.watch', lang))}</a></td></tr>")
+        lang, base = self.lang, base_url()
+        rows = [f"<tr><td>{esc(r.players)}</td><td>{esc(r.preset)}</td><td>{r.round}</td><td>{esc(r.state)}</td><td>{esc(r.ago)}</td>"
+                f"<td><a href='{esc(base + r.watch)}' target='_blank' rel='noopener'>{esc(tr('class.watch', lang))}</a></td></tr>"
+                for r in view.rooms]
         header = "".join(f"<th>{esc(tr(k, lang))}</th>" for k in ("class.players", "class.rulebook", "class.round", "class.leader",
                                                                    "class.last_activity", "class.watch_head"))
         self.rooms.object = (f"<table class='lp-players' aria-label='{esc(tr('class.rooms', lang))}'><tr>{header}</tr>{''.join(rows)}</table>"
                              if rows else f"<p>{esc(tr('class.no_rooms', lang))}</p>")
-        place = tr("class.page", lang, first=start + 1, last=start + len(rows), count=count) if rows else ""
-        if data.total > count:
-            place += " · " + tr("class.followed_newest", lang, total=data.total, n=count)
-        self.pages.object = f"<p>{esc(place)}</p>"
+        self.pages.object = f"<p>{esc(view.place)}</p>"
         self.newer.label, self.older.label = tr("class.newer", lang), tr("class.older", lang)
-        self.newer.disabled, self.older.disabled = self.page == 0, self.page >= last_page
+        self.newer.disabled, self.older.disabled = not view.newer_on, not view.older_on
 
     def refresh(self) -> None:
-        """Catch up with every room and redraw the list and the pooled charts."""
-        lang, data = self.lang, self.data
-        data.refresh()
+        """Catch up with every room (the class model reads the store) and redraw the list and the pooled charts."""
+        lang = self.lang
+        self.model.refresh()
+        view = self.model.view(lang)
         base = base_url()
-        self.head.object = (f"<h2 style='margin:4px 0'>{esc(tr('class.title', lang, name=self.record.name))}</h2>"
-                            f"<p style='font-size:1.2em'>{esc(tr('class.code', lang))} <b style='letter-spacing:0.1em'>{esc(self.record.code)}</b>"
-                            f" · {esc(tr('class.student_link', lang))} <code style='user-select:all'>{esc(base + student_link(self.record.code))}</code></p>"
+        self.head.object = (f"<h2 style='margin:4px 0'>{esc(tr('class.title', lang, name=view.name))}</h2>"
+                            f"<p style='font-size:1.2em'>{esc(tr('class.code', lang))} <b style='letter-spacing:0.1em'>{esc(view.code)}</b>"
+                            f" · {esc(tr('class.student_link', lang))} <code style='user-select:all'>{esc(base + view.student_link)}</code></p>"
                             f"{lan_note(lang)}")
-        self._show_invite(base + student_link(self.record.code))
-        self._list_rooms()
-        dice = data.dice_totals()
-        n = sum(dice)
-        self.dice_source.data = {"total": list(range(2, 13)), "share": [c / n if n else 0.0 for c in dice], "exact": TWO_DICE}
+        self._show_invite(base + view.student_link)
+        self._list_rooms(view)
+        self.dice_source.data = {"total": list(range(2, 13)), "share": list(view.dice_shares), "exact": TWO_DICE}
         self.dice_fig.title.text = tr("class.dice_chart", lang)
         self.dice_fig.xaxis.axis_label, self.dice_fig.yaxis.axis_label = tr("class.total", lang), tr("class.share_rolls", lang)
-        ns, tvs = tv_curve(data.dice_sequence())
-        self.lln_source.data = {"n": ns, "tv": tvs, "envelope": envelope(ns)}
+        self.lln_source.data = {"n": list(view.lln_n), "tv": list(view.lln_tv), "envelope": list(view.lln_envelope)}
         self.lln_fig.title.text = tr("class.lln_chart", lang)
         self.lln_fig.xaxis.axis_label, self.lln_fig.yaxis.axis_label = tr("class.rolls_n", lang), tr("class.distance", lang)
         self.projector_toggle.name = tr("class.projector", lang)
-        landings = data.landings()
-        preset = max(landings, key=lambda p: sum(landings[p])) if landings else None
-        if preset is not None:
-            counts, exact = landings[preset], self._exact(preset)
-            m = sum(counts) or 1
-            names = [*(f"{i} {name}" for i, name in enumerate(data_fields(data, preset, lang))), tr("players.in_prison", lang)]
+        if view.landing_names:
+            names = list(view.landing_names)
             self.land_fig.x_range.factors = names
-            self.land_source.data = {"field": names, "share": [c / m for c in counts], "exact": exact, "name": names}
+            self.land_source.data = {"field": names, "share": list(view.landing_shares), "exact": list(view.landing_exact), "name": names}
         # ``preset`` is tr's own argument (a rulebook's words): the chart's rulebook goes in as ``rulebook``
-        self.land_fig.title.text = tr("class.landing_chart", lang, rulebook=preset_title(preset, lang) if preset else "-")
+        self.land_fig.title.text = tr("class.landing_chart", lang, rulebook=view.rulebook)
         self.land_fig.xaxis.axis_label, self.land_fig.yaxis.axis_label = tr("class.field", lang), tr("class.share_landings", lang)
-        landed = sum(sum(v) for v in landings.values())
-        self.totals.object = f"<p><b>{esc(tr('class.pooled', lang, rolls=n, landings=landed, rooms=len(data.rooms)))}</b></p>"
+        self.totals.object = f"<p><b>{esc(tr('class.pooled', lang, rolls=view.rolls, landings=view.landed, rooms=view.followed))}</b></p>"
         self.download.label = tr("class.download", lang)
 
     def _show_projector(self) -> None:
@@ -257,9 +220,3 @@ class TeacherView(Viewer):
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self.layout
-
-
-def data_fields(data: ClassData, preset: str, lang: str) -> list[str]:
-    """The field names of a preset's board in ``lang``, from one of the class's games on it."""
-    game = next(f.game for f in data.rooms.values() if f.game.preset.id == preset)
-    return [game.field_name(i, lang) for i in range(len(game.fields))]
