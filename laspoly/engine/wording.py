@@ -6,6 +6,7 @@ from typing import Any
 
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
+from laspoly.engine import words
 from laspoly.engine.base import GameBase
 from laspoly.engine.events import BANK, POT
 from laspoly.engine.native import mypyc_attr
@@ -19,10 +20,9 @@ class Wording(GameBase):
     def party_name(self, who: int, lang: str = "en") -> str:
         """A player's name, or the bank or the pot in ``lang``."""
         if who == BANK:
-            return "the bank" if lang == "en" else "la banca"
+            return words.text("name.bank", lang)
         if who == POT:
-            pot = "the casino pot" if self.rules.pot_payout == "casino_doubles" else "the pot"
-            return pot if lang == "en" else ("el bote del casino" if self.rules.pot_payout == "casino_doubles" else "el BOTE")
+            return words.text("name.casino_pot" if self.rules.pot_payout == "casino_doubles" else "name.pot", lang)
         return self.players[who].name
 
     def field_name(self, index: int, lang: str = "en") -> str:
@@ -49,32 +49,29 @@ class Wording(GameBase):
         return word(reason, self, lang, self.preset.id)
 
     def describe_action(self, action: A.Action) -> str:
-        """An action in words, naming fields: "build a house on Fremont Street"."""
+        """An action in words (the catalogues' ``action.*`` messages in English), naming fields: "build a house on Fremont Street"."""
         name = type(action).__name__
+        values: dict[str, Any] = {}
         fld = getattr(action, "field", None)
-        words = {
-            "Roll": "roll", "EndTurn": "end the turn", "Buy": "buy", "DeclineBuy": "decline to buy",
-            "StayPut": "stay", "PayFine": "pay the prison fine", "UseJailCard": "use a Get-Out-of-Prison card",
-            "PassAuction": "leave the auction",
-        }
-        if name in words:
-            return words[name]
+        if fld is not None:
+            values["field"] = self._fname(fld)
         if isinstance(action, A.Build):
-            return f"build a {action.building} on {self._fname(fld)}"
-        if isinstance(action, A.Travel):
-            return f"take the train to {self._fname(fld)}"
-        if isinstance(action, A.ProposeTrade):
-            return f"offer a trade to {self._pname(action.to)}"
-        if isinstance(action, A.PlaceBid):
-            return f"bid {action.amount}"
-        if isinstance(action, A.AcceptTrade | A.DeclineTrade):
-            return f"{'accept' if isinstance(action, A.AcceptTrade) else 'decline'} trade #{action.offer}"
-        verb = {"SellBuilding": "sell a building on", "SellProperty": "sell", "Mortgage": "mortgage",
-                "Repay": "repay the mortgage on", "ClaimRent": "claim the rent for"}[name]
-        return f"{verb} {self._fname(fld)}"
+            values["building"] = action.building
+            name = f"Build.{action.building}" if words.has(f"action.Build.{action.building}") else "Build"
+        elif isinstance(action, A.ProposeTrade):
+            values["name"] = self._pname(action.to)
+        elif isinstance(action, A.PlaceBid):
+            values["amount"] = action.amount
+        elif isinstance(action, A.AcceptTrade | A.DeclineTrade):
+            values["offer"] = action.offer
+        return words.text(f"action.{name}", "en", **values)
 
     def _fname(self, index: Any) -> str:
-        return self.fields[index].label() if isinstance(index, int) and 0 <= index < len(self.fields) else f"field {index!r}"
+        if isinstance(index, int) and 0 <= index < len(self.fields):
+            return self.fields[index].label()
+        return words.text("name.unknown_field", "en", value=repr(index))
 
     def _pname(self, index: Any) -> str:
-        return self.players[index].name if isinstance(index, int) and 0 <= index < len(self.players) else f"player {E.player_number(index)}"
+        if isinstance(index, int) and 0 <= index < len(self.players):
+            return self.players[index].name
+        return words.text("name.unknown_player", "en", number=E.player_number(index))

@@ -21,7 +21,7 @@ from panel.viewable import Viewer
 from laspoly.analysis.odds import build_stakes, buy_stakes, casino_stakes, live_odds, prison_stakes, show_probability
 from laspoly.engine.game import BUYING, Game
 from laspoly.ui.common import FOCUS_CSS, assign, esc
-from laspoly.ui.i18n import tr
+from laspoly.ui.i18n import tr, trn
 from laspoly.ui.model import GameModel
 
 #: What the board's overlay shows: where this roll ends, where this turn ends, or the long-run share.
@@ -43,7 +43,8 @@ def buy_line(m: GameModel) -> str:
     if g.phase != BUYING or g.pending_field < 0:
         return ""
     s = buy_stakes(g, g.pending_field, g.current)
-    return tr("odds.buy", lang, turns=_rounds(s.payback_opponent_turns), rent=money_tenths(g, s.rent_per_opponent_turn),
+    turns = s.payback_opponent_turns
+    return tr("odds.buy", lang, turns=trn("odds.opponent_turns", round(turns) if math.isfinite(turns) else turns, lang, n=_rounds(turns)), rent=money_tenths(g, s.rent_per_opponent_turn),
               chance=show_probability(s.p_landed_before_next_turn))
 
 
@@ -54,8 +55,16 @@ def prison_line(m: GameModel) -> str:
     if not p.in_prison or not g.rolls_due or g.is_over:
         return ""
     s = prison_stakes(g, g.current)
-    return tr("odds.prison", lang, tries=s.tries_left, chance=show_probability(s.p_out_by_rolling), fine=g.money(s.fine),
-              turns=f"{s.expected_turns_in_prison:.2f}")
+    return tr("odds.prison", lang, tries=trn("odds.tries", s.tries_left, lang), chance=show_probability(s.p_out_by_rolling),
+              fine=g.money(s.fine), turns=more_turns(s.expected_turns_in_prison, lang))
+
+
+def more_turns(turns: float, lang: str) -> str:
+    """Turns to expect in prison, to a tenth: "1 more turn", "1.5 more turns"; under one, "less than one more turn"."""
+    tenths = round(turns, 1)
+    if tenths < 1:
+        return tr("odds.under_a_turn", lang)
+    return trn("odds.more_turns", tenths, lang, n=f"{tenths:.0f}" if tenths == int(tenths) else f"{tenths:.1f}")
 
 
 def casino_line(m: GameModel) -> str:

@@ -31,7 +31,7 @@ from laspoly.analysis.markov import markov
 from laspoly.classes import ClassData, ClassRecord, student_link
 from laspoly.predict import TWO_DICE as PREDICT_TWO_DICE
 from laspoly.ui.common import BUTTON_CSS, base_url, esc, is_served, lan_note
-from laspoly.ui.i18n import tr
+from laspoly.ui.i18n import tr, trn
 from laspoly.ui.invite import COPY_JS, qr_svg
 from laspoly.ui.timers import Timer
 
@@ -206,7 +206,7 @@ class TeacherView(Viewer):
         self.land_fig.title.text = tr("class.landing_chart", lang, rulebook=rulebook_name(data, preset, lang) if preset else "-")
         self.land_fig.xaxis.axis_label, self.land_fig.yaxis.axis_label = tr("class.field", lang), tr("class.share_landings", lang)
         landed = sum(sum(v) for v in landings.values())
-        self.totals.object = f"<p><b>{esc(tr('class.pooled', lang, rolls=n, landings=landed, rooms=len(data.rooms)))}</b></p>"
+        self.totals.object = f"<p><b>{esc(tr('class.pooled', lang, rolls=trn('count.rolls', n, lang), landings=trn('count.landings', landed, lang), rooms=trn('count.games', len(data.rooms), lang)))}</b></p>"
         self.download.label = tr("class.download", lang)
 
     def _show_projector(self) -> None:
