@@ -95,6 +95,8 @@ def test_counts_read_as_people_say_them_in_english_and_spanish() -> None:
     assert trn("odds.tries", 1, "en") == "your last try" and trn("odds.tries", 3, "es") == "tus 3 intentos"
     assert trn("odds.more_turns", 1.5, "en", n="1.5") == "1.5 more turns"  # a fraction takes the plural
     assert trn("games.actions", 1, "es") == "1 acción"
+    assert tr("join.count", "en", people=trn("count.people", 1, "en"), bots=trn("count.bots", 0, "en"), total=1) == (
+        "A game has 2 to 4 players: 1 person and 0 bots is 1.")
 
 
 def test_the_class_totals_say_from_1_game_not_from_1_games() -> None:

@@ -254,11 +254,11 @@ def text(key: str, lang: str = "en", preset: str | None = None, **values: Any) -
     return found.format(**values) if values else found
 
 
-def plural(key: str, count: float, lang: str = "en", preset: str | None = None, **values: Any) -> str:
+def plural(key: str, count: int | float, lang: str = "en", preset: str | None = None, **values: Any) -> str:
     """The form of the plural message ``key`` for ``count`` in ``lang``, filled with ``values`` (``{n}`` is the count).
 
     Pass ``n`` among the values to show the count another way ("1.5"); the form is still chosen
-    by ``count``.  A fraction or infinity takes the form of a count other than one, as English
+    by ``count`` (typed ``int | float``, not ``float``: compiled, a ``float`` argument would turn 1 into 1.0).  A fraction or infinity takes the form of a count other than one, as English
     and Spanish say "1.5 turns" and "0.5 turnos".
     """
     m = message(key, preset)
@@ -270,7 +270,7 @@ def plural(key: str, count: float, lang: str = "en", preset: str | None = None, 
     return found.format(**{"n": count, **values})
 
 
-def plural_count(count: float) -> int:
+def plural_count(count: int | float) -> int:
     """The whole number that chooses a plural form: a count as it is, a fraction or infinity as "many" (2)."""
     if isinstance(count, int):
         return count

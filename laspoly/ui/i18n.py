@@ -35,6 +35,6 @@ def tr(key: str, lang: str = "en", preset: str | None = None, **values: Any) -> 
     return words.text(key, lang, preset, **values)
 
 
-def trn(key: str, count: float, lang: str = "en", preset: str | None = None, **values: Any) -> str:
+def trn(key: str, count: int | float, lang: str = "en", preset: str | None = None, **values: Any) -> str:
     """The plural message ``key`` for ``count`` in ``lang``: "1 game", "2 games"; ``{n}`` is the count unless ``values`` give ``n``."""
     return words.plural(key, count, lang, preset, **values)

@@ -32,6 +32,11 @@ def _rounds(x: float) -> str:
     return "∞" if math.isinf(x) else f"{x:.0f}"
 
 
+def _opponent(count: float, key: str, lang: str) -> str:
+    """A payback in whole opponent turns or rolls ("1 opponent turn", "12 opponent turns", "∞ opponent rolls")."""
+    return trn(key, round(count) if math.isfinite(count) else count, lang, n=_rounds(count))
+
+
 def money_tenths(game: Game, amount: float) -> str:
     """An expected amount of money to a tenth, in the game's currency ("0.4 LPD", "$0.4", "0.4€")."""
     return game.money(0).replace("0", f"{amount:.1f}", 1)
@@ -43,8 +48,7 @@ def buy_line(m: GameModel) -> str:
     if g.phase != BUYING or g.pending_field < 0:
         return ""
     s = buy_stakes(g, g.pending_field, g.current)
-    turns = s.payback_opponent_turns
-    return tr("odds.buy", lang, turns=trn("odds.opponent_turns", round(turns) if math.isfinite(turns) else turns, lang, n=_rounds(turns)), rent=money_tenths(g, s.rent_per_opponent_turn),
+    return tr("odds.buy", lang, turns=_opponent(s.payback_opponent_turns, "odds.opponent_turns", lang), rent=money_tenths(g, s.rent_per_opponent_turn),
               chance=show_probability(s.p_landed_before_next_turn))
 
 
@@ -85,7 +89,7 @@ def build_line(m: GameModel, field: int) -> str:
         return ""
     s = build_stakes(g, field)
     return tr("odds.build", lang, gain=money_tenths(g, s.rent_gain_per_opponent_roll), cost=g.money(s.cost),
-              rolls=_rounds(s.payback_opponent_rolls))
+              rolls=_opponent(s.payback_opponent_rolls, "odds.opponent_rolls", lang))
 
 
 def overlay(game: Game, mode: str, lang: str) -> tuple[list[float], list[str]]:
