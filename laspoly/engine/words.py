@@ -258,8 +258,9 @@ def plural(key: str, count: int | float, lang: str = "en", preset: str | None = 
     """The form of the plural message ``key`` for ``count`` in ``lang``, filled with ``values`` (``{n}`` is the count).
 
     Pass ``n`` among the values to show the count another way ("1.5"); the form is still chosen
-    by ``count`` (typed ``int | float``, not ``float``: compiled, a ``float`` argument would turn 1 into 1.0).  A fraction or infinity takes the form of a count other than one, as English
-    and Spanish say "1.5 turns" and "0.5 turnos".
+    by ``count``.  A fraction or infinity takes the form of a count other than one, as English
+    and Spanish say "1.5 turns" and "0.5 turnos".  (``count`` is ``int | float``, not ``float``:
+    compiled, a ``float`` parameter would turn 1 into 1.0 and the text would say "1.0 game".)
     """
     m = message(key, preset)
     if not m.plural:
@@ -331,7 +332,7 @@ def check(langs: tuple[str, ...] = LANGS) -> list[str]:
                 problems.append(f"{where}:{m.line}: {label} has {len(m.forms)} forms; Plural-Forms says {nplurals(cat)}")
             if m.fuzzy or not all(f.strip() for f in m.forms):
                 problems.append(f"{where}:{m.line}: {label} is fuzzy or empty")
-            want = set().union(*(placeholders(f) for f in ref.forms))
+            want = set[str]().union(*[placeholders(f) for f in ref.forms])
             for form in m.forms:
                 have = placeholders(form)
                 if have - want or (want - have) - ({"n"} if m.plural else set()):

@@ -13,6 +13,7 @@ catalogues and are worded by the engine itself (:meth:`Game.describe`,
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from laspoly.engine import words
@@ -21,6 +22,7 @@ from laspoly.engine.words import LANGS, placeholders
 __all__ = ["LANGS", "catalogue", "tr", "trn"]
 
 
+@cache
 def catalogue() -> dict[str, dict[str, str]]:
     """Every message that is not plural as ``{key: {"en": text, "es": text}}`` (``key@preset`` for a preset's own words)."""
     return {key: {lang: forms[0] for lang, forms in texts.items()}
