@@ -166,3 +166,21 @@ def test_the_catalogues_are_package_data() -> None:
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
     assert "locale/*/LC_MESSAGES/*.po" in data["laspoly"]
     assert all(words.po_file(lang).is_file() for lang in LANGS)
+
+
+def test_the_moved_event_sentences_read_as_before_in_both_languages() -> None:
+    from laspoly.engine import events as E
+    from laspoly.engine.game import Game
+
+    g = Game(2, seed=1)
+    said = {lang: [g.describe(e, lang) for e in (E.Built(0, 1, "house", 50), E.SoldBuilding(1, 3, "hotel", 25),
+                                                  E.Paid(0, 1, 6, "rent", 1), E.Paid(0, -1, 50, "fine"),
+                                                  E.SentToPrison(1, "third_doubles"), E.Paid(1, -2, 10, "tax"))]
+            for lang in LANGS}
+    street, other = g.field_name(1), g.field_name(3)
+    assert said["en"] == [f"Player 1 built a house on {street} for 50 LPD.", f"Player 2 sold a hotel on {other} to the bank for 25 LPD.",
+                          f"Player 1 paid 6 LPD rent to Player 2 for {street}.", "Player 1 paid 50 LPD to the bank for the prison fine.",
+                          "Player 2 went to prison for a third doubles.", "Player 2 paid 10 LPD to the casino pot for tax."]
+    assert said["es"][0] == f"Player 1 construyó una casa en {g.field_name(1, 'es')} por 50 LPD."
+    assert said["es"][3] == "Player 1 pagó 50 LPD a la banca por la multa de prisión."
+    assert said["es"][5] == "Player 2 pagó 10 LPD al bote del casino por impuesto."
