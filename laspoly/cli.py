@@ -51,7 +51,7 @@ def _result(game: Game, lang: str) -> str:
     if game.end_reason == "net_worth":
         ranking = ", ".join(f"{game.players[i].name} {game.money(w)}" for i, w in game.standings())
         return words.text("result.net_worth", lang, winner=name, ranking=ranking)
-    return words.text("result.last_player", lang, winner=name, round=game.round)
+    return words.plural("result.last_player", game.round, lang, winner=name)
 
 
 def cmd_play(args: argparse.Namespace) -> int:

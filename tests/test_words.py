@@ -84,7 +84,8 @@ PLURALS = sorted(key for (key, _), m in catalogue("en").messages.items() if m.pl
 @pytest.mark.parametrize("key", PLURALS)
 @pytest.mark.parametrize("lang", LANGS)
 def test_each_plural_message_has_a_form_for_one_and_another_for_two(key: str, lang: str) -> None:
-    one, two = plural(key, 1, lang), plural(key, 2, lang)
+    values = {name: "X" for form in catalogue("en").messages[(key, "")].forms for name in placeholders(form) if name != "n"}
+    one, two = plural(key, 1, lang, **values), plural(key, 2, lang, **values)
     assert one != two and "{" not in one + two
     assert "2" in two
 
@@ -95,6 +96,7 @@ def test_counts_read_as_people_say_them_in_english_and_spanish() -> None:
     assert trn("odds.tries", 1, "en") == "your last try" and trn("odds.tries", 3, "es") == "tus 3 intentos"
     assert trn("odds.more_turns", 1.5, "en", n="1.5") == "1.5 more turns"  # a fraction takes the plural
     assert trn("games.actions", 1, "es") == "1 acción"
+    assert trn("winner.how_rounds", 1, "en", name="Ana").startswith("The game reached its cap of 1 round:")
     assert tr("join.count", "en", people=trn("count.people", 1, "en"), bots=trn("count.bots", 0, "en"), total=1) == (
         "A game has 2 to 4 players: 1 person and 0 bots is 1.")
 
