@@ -186,3 +186,12 @@ def test_the_moved_event_sentences_read_as_before_in_both_languages() -> None:
     assert said["es"][0] == f"Player 1 construyó una casa en {g.field_name(1, 'es')} por 50 LPD."
     assert said["es"][3] == "Player 1 pagó 50 LPD a la banca por la multa de prisión."
     assert said["es"][5] == "Player 2 pagó 10 LPD al bote del casino por impuesto."
+
+
+def test_the_translators_command_checks_and_compiles(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from laspoly.i18n import main
+
+    assert main(["check"]) == 0 and "The catalogues are complete" in capsys.readouterr().out
+    assert main(["compile", str(tmp_path)]) == 0
+    with (tmp_path / "es" / "LC_MESSAGES" / "laspoly.mo").open("rb") as f:
+        assert GNUTranslations(f).ngettext("count.games", "count.games", 1) == "{n} partida"
