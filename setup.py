@@ -39,6 +39,7 @@ COMPILED = [
     "laspoly/engine/state.py",
     "laspoly/engine/turns.py",
     "laspoly/engine/wording.py",
+    "laspoly/engine/words.py",
     "laspoly/rules/board.py",
     "laspoly/rules/options.py",
     "laspoly/rules/presets.py",

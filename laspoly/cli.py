@@ -23,8 +23,9 @@ from typing import Any
 from laspoly import cli_args as T
 from laspoly.bots.registry import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_game
+from laspoly.engine import words
 from laspoly.engine.compiled import build_name
-from laspoly.engine.events import RESULT_LINES, default_names
+from laspoly.engine.events import default_names
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
 from laspoly.extras import require
@@ -44,14 +45,13 @@ def _print_log(game: Game, lang: str, quiet: bool) -> None:
 
 
 def _result(game: Game, lang: str) -> str:
-    lines = RESULT_LINES.get(lang, RESULT_LINES["en"])
     if not game.is_over:
-        return lines["not_over"].format(round=game.round)
+        return words.text("result.not_over", lang, round=game.round)
     name = game.players[game.winner].name
     if game.end_reason == "net_worth":
         ranking = ", ".join(f"{game.players[i].name} {game.money(w)}" for i, w in game.standings())
-        return lines["net_worth"].format(winner=name, ranking=ranking)
-    return lines["last_player"].format(winner=name, round=game.round)
+        return words.text("result.net_worth", lang, winner=name, ranking=ranking)
+    return words.plural("result.last_player", game.round, lang, winner=name)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -61,7 +61,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     _print_log(game, lang, args.quiet)
     if args.save:
         save_game(game, args.save)
-        print(RESULT_LINES.get(lang, RESULT_LINES["en"])["saved"].format(path=args.save))
+        print(words.text("result.saved", lang, path=args.save))
     return 0
 
 

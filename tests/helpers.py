@@ -189,24 +189,22 @@ SPANISH_TOO = {"total", "hotel"}
 
 
 def english_patterns() -> list[tuple[str, re.Pattern[str]]]:
-    """Every English text of the dashboard's and the engine's catalogues that differs from its Spanish, as a pattern.
+    """Every English text of the catalogues (the dashboard's and the engine's words) that differs from its Spanish, as a pattern.
 
-    A placeholder matches any text; a match must start and end at a word's edge,
-    so "turn" does not match inside "turno".  The language switch names English
-    in English on purpose, and is left out.
+    Each form of a plural message is a text.  A placeholder matches any text; a
+    match must start and end at a word's edge, so "turn" does not match inside
+    "turno".  The language switch names English in English on purpose, and is left out.
     """
-    from laspoly.engine.reasons import reasons
-    from laspoly.engine.registry import catalogue as action_words
-    from laspoly.ui.i18n import catalogue
+    from laspoly.engine.words import table
 
     out = []
-    for key, texts in [*catalogue().items(), *reasons().items(), *action_words().items()]:
-        en = texts["en"]
-        if en == texts["es"] or key.startswith("lang.") or en in SPANISH_TOO:
-            continue
-        parts = re.split(r"\{[^}]*\}", en)
-        body = ".+?".join(re.escape(p) for p in parts)
-        out.append((key, re.compile(rf"(?<![\wÀ-ÿ]){body}(?![\wÀ-ÿ])")))
+    for key, texts in table().items():
+        for en in texts["en"]:
+            if en in texts["es"] or key.startswith("lang.") or en in SPANISH_TOO:
+                continue
+            parts = re.split(r"\{[^}]*\}", en)
+            body = ".+?".join(re.escape(p) for p in parts)
+            out.append((key, re.compile(rf"(?<![\wÀ-ÿ]){body}(?![\wÀ-ÿ])")))
     return out
 
 

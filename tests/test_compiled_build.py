@@ -17,6 +17,7 @@ from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine import registry as R
 from laspoly.engine.game import Game
+from laspoly.engine.words import table
 
 SOURCE = Path(__file__).resolve().parents[1] / "laspoly"
 
@@ -33,7 +34,8 @@ def test_the_action_and_event_tables_name_every_class_of_their_modules() -> None
     actions = {v for v in vars(A).values() if isinstance(v, type) and issubclass(v, A.Action) and v is not A.Action}
     events = {v for v in vars(E).values() if isinstance(v, type) and issubclass(v, E.Event) and v is not E.Event}
     assert set(R.ACTION_TYPES.values()) == actions and len(actions) == 19
-    assert set(E.EVENT_TYPES.values()) == events and set(E.TEMPLATES) == set(E.EVENT_TYPES)
+    sentences = {key.split(".")[1] for key in table() if key.startswith("event.")}
+    assert set(E.EVENT_TYPES.values()) == events and sentences == set(E.EVENT_TYPES)
 
 
 def test_a_branched_game_mid_play_copies_players_offers_debts_and_auctions() -> None:

@@ -15,12 +15,12 @@ def test_every_key_has_english_and_spanish_with_the_same_placeholders() -> None:
         assert i18n._fields(texts["en"]) == i18n._fields(texts["es"]), key
 
 
-def test_the_catalogue_file_is_sorted_by_key_so_translators_find_rows() -> None:
-    from importlib.resources import files
+def test_the_catalogue_files_are_sorted_by_key_so_translators_find_messages() -> None:
+    from laspoly.engine.words import catalogue
 
-    keys = [line.split("\t")[0] for line in files("laspoly.data").joinpath("i18n/ui.tsv").read_text(encoding="utf-8").splitlines()
-            if line.strip() and not line.startswith("#")]
-    assert keys == sorted(keys)
+    for lang in i18n.LANGS:
+        keys = list(catalogue(lang).order)
+        assert keys == sorted(keys), lang
 
 
 def test_tr_fills_placeholders_in_the_chosen_language() -> None:
@@ -51,7 +51,7 @@ def _visible_words(*roots: object) -> list[str]:
     for root in roots:
         for obj in root.select():  # type: ignore[attr-defined]
             if isinstance(obj, pn.pane.HTML | pn.pane.Markdown):
-                text = re.sub(r"<code[^>]*>.*?</code>", "", str(obj.object or ""), flags=re.S)  # code: names and values typed as-is
+                text = re.sub(r"<code[^>]*>.*?</code>|`[^`\n]*`", "", str(obj.object or ""), flags=re.S)  # code: names and values typed as-is
                 out += [html.unescape(t) for t in re.split(r"<[^>]+>", text) if t.strip()]
             elif isinstance(obj, pn.widgets.RadioButtonGroup):
                 continue  # the language switch names each language in its own words

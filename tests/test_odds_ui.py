@@ -9,7 +9,7 @@ from laspoly.analysis.odds import live_odds
 from laspoly.engine import actions as A
 from laspoly.ui.model import GameModel
 from laspoly.ui.odds import overlay, overlay_colour
-from laspoly.ui.playview import build_line, buy_line, casino_line, prison_line
+from laspoly.ui.playview import build_line, buy_line, casino_line, more_turns, prison_line
 
 
 def _model(dice: str = "3-4", lang: str = "en") -> GameModel:
@@ -34,6 +34,28 @@ def test_a_prisoner_sees_91_of_216_against_the_fine_L14() -> None:
     assert prison_line(m).startswith("Doubles within your 3 tries: 91/216 = 42.1%, against the fine of 50 LPD")
     m.lang = "es"
     assert prison_line(m).startswith("Dobles en tus 3 intentos: 91/216 = 42.1%")
+
+
+def test_a_prisoner_with_one_try_left_reads_your_last_try_and_whole_or_tenth_turns() -> None:
+    m = _model()
+    jail(m.game, 0)
+    m.game.prison_tries = m.game.rules.jail_tries_per_turn - 1
+    line = prison_line(m)
+    assert line.startswith("Doubles within your last try: 1/6") and "0." not in line.split(";")[1]
+    m.lang = "es"
+    assert prison_line(m).startswith("Dobles en tu último intento: 1/6")
+
+
+@pytest.mark.parametrize(("turns", "en", "es"), [
+    (0.01, "less than one more turn", "menos de un turno más"),
+    (0.94, "less than one more turn", "menos de un turno más"),
+    (0.96, "1 more turn", "1 turno más"),
+    (1.04, "1 more turn", "1 turno más"),
+    (1.46, "1.5 more turns", "1.5 turnos más"),
+    (2.0, "2 more turns", "2 turnos más"),
+])
+def test_the_turns_to_expect_in_prison_are_said_to_a_tenth_never_0_01_turns(turns: float, en: str, es: str) -> None:
+    assert (more_turns(turns, "en"), more_turns(turns, "es")) == (en, es)
 
 
 def test_the_casino_line_follows_the_pot_L8() -> None:

@@ -410,7 +410,7 @@ _FIELD_PHASES: Final = (TURN, BUYING, TRAVEL, DEBT)
 
 #: The action registry: one entry per action type (its check, effect, candidates and words), in the order
 #: ``legal_actions`` lists their candidates.  Adding an action: its dataclass, its ``_why_*`` check and
-#: ``_do_*`` effect, one entry here and its rows in ``laspoly/data/i18n/actions.tsv``.
+#: ``_do_*`` effect, one entry here and its messages in the catalogues (``laspoly/locale/*/LC_MESSAGES/laspoly.po``).
 ACTIONS: Final[tuple[ActionEntry, ...]] = (
     ActionEntry(A.Roll, Game._why_roll, Game._do_roll, in_phase(TURN, seats=A.ROLL), "action.Roll"),
     ActionEntry(A.EndTurn, Game._why_end_turn, Game._do_end_turn, in_phase(TURN, seats=A.END_TURN),

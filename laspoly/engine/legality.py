@@ -167,12 +167,12 @@ class Legality(Wording):
             if self.level[i] == self.hotel_level:
                 return self._refuse("build.has_hotel")
             if self.level[i] != r.max_houses or min(levels) < r.max_houses:
-                return self._refuse("build.hotel_needs", houses=r.max_houses)
+                return self._refuse("build.hotel_needs", n=r.max_houses)
             if r.building_shortage and self.hotels_left < 1:
                 return self._refuse("build.no_hotels_left")
         elif a.building == "house":
             if self.level[i] >= r.max_houses:
-                return self._refuse("build.max_houses", houses=r.max_houses)
+                return self._refuse("build.max_houses", n=r.max_houses)
             if self.level[i] > min(levels):
                 return self._refuse("build.evenly")
             if r.building_shortage and self.houses_left < 1:
@@ -275,7 +275,7 @@ class Legality(Wording):
             return reason
         p = self.players[a.player]
         if p.prison_turns >= self.rules.jail_fine_turns:
-            return self._refuse("prison.fine_turns", turns=self.rules.jail_fine_turns)
+            return self._refuse("prison.fine_turns", n=self.rules.jail_fine_turns)
         if self.rules.jail_fine > p.cash:
             return self._refuse("prison.fine", fine=self.rules.jail_fine, cash=p.cash)
         return None

@@ -6,14 +6,14 @@ An :class:`ActionEntry` names an action type's
   :class:`~laspoly.engine.legality.Legality`), asked by ``why_illegal``;
 * **effect**: what playing it changes (a ``_do_*`` method of the game), called by ``Game.push``;
 * **candidates**: when ``legal_actions`` lists it and which values it lists (:class:`Candidates`);
-* **words**: the key of its row in ``laspoly/data/i18n/actions.tsv``, which :func:`action_words`
+* **words**: the key of its row in ``the catalogues (``laspoly/locale/*/LC_MESSAGES/laspoly.po``)``, which :func:`action_words`
   fills from the action's own fields, and which both the engine and the dashboard describe it with.
 
 The entries are written at the bottom of :mod:`~laspoly.engine.game`, where every check and effect is a
 method of the finished ``Game`` class, and :func:`register` files them here when that module is imported.
 The layers below it (legality, wording) read the tables this module keeps, which makes every lookup the one
 dict access by ``type(action)`` it always was.  Adding an action is its dataclass in
-:mod:`~laspoly.engine.actions`, its check and effect methods, one entry and its rows in ``actions.tsv``.
+:mod:`~laspoly.engine.actions`, its check and effect methods, one entry and its messages in the catalogues.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from dataclasses import MISSING, dataclass, fields
 from functools import cache
 from typing import Any, Final
 
+from laspoly.engine import words
 from laspoly.engine.actions import Action
-from laspoly.engine.reasons import read_catalogue
 from laspoly.engine.state import MAX_PLAYERS
 from laspoly.errors import SaveFileError
 
@@ -92,7 +92,7 @@ class ActionEntry:
     check: Check
     effect: Effect
     candidates: Candidates
-    #: The row of ``actions.tsv`` that words it; ``{name}`` placeholders in the key take the action's fields
+    #: The catalogues' message that words it; ``{name}`` placeholders in the key take the action's fields
     #: (``action.Build.{building}`` is ``action.Build.hotel`` for a hotel).
     words: str
 
@@ -199,11 +199,6 @@ def field_actions(player: int, index: int) -> tuple[Action, ...]:
 
 
 @cache
-def catalogue() -> dict[str, dict[str, str]]:
-    """The actions' words in every language (``laspoly/data/i18n/actions.tsv``), checked."""
-    return read_catalogue("actions.tsv")
-
-
 def words_key(action: Action) -> str:
     """The catalogue row that words ``action``: its entry's key with the action's fields put in."""
     key = ENTRIES[type(action)].words
@@ -212,12 +207,10 @@ def words_key(action: Action) -> str:
 
 def action_words(action: Action, values: dict[str, Any], lang: str = "en", preset: str | None = None) -> str:
     """``action`` in words in ``lang``, in ``preset``'s own terms where it has them, filled with ``values``."""
-    table = catalogue()
     key = words_key(action)
-    row = table.get(f"{key}@{preset}") if preset else None
-    row = row or table[key]
-    text = row.get(lang) or row["en"]
-    return text.format(**values)
+    if not words.has(key):  # a building no message names ("castle"): the action type's general words
+        key = f"action.{type(action).__name__}"
+    return words.text(key, lang, preset, **values)
 
 
 # ------------------------------------------------------------------ save files

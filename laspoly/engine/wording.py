@@ -7,6 +7,7 @@ from typing import Any
 
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
+from laspoly.engine import words
 from laspoly.engine.base import GameBase
 from laspoly.engine.events import BANK, POT
 from laspoly.engine.native import mypyc_attr
@@ -21,10 +22,9 @@ class Wording(GameBase):
     def party_name(self, who: int, lang: str = "en") -> str:
         """A player's name, or the bank or the pot in ``lang``."""
         if who == BANK:
-            return "the bank" if lang == "en" else "la banca"
+            return words.text("name.bank", lang)
         if who == POT:
-            pot = "the casino pot" if self.rules.pot_payout == "casino_doubles" else "the pot"
-            return pot if lang == "en" else ("el bote del casino" if self.rules.pot_payout == "casino_doubles" else "el BOTE")
+            return words.text("name.casino_pot" if self.rules.pot_payout == "casino_doubles" else "name.pot", lang)
         return self.players[who].name
 
     def field_name(self, index: int, lang: str = "en") -> str:
@@ -61,11 +61,14 @@ class Wording(GameBase):
         for f in fields(action):
             v = getattr(action, f.name)
             if f.name == "field":
-                v = self.field_name(v, lang) if isinstance(v, int) and 0 <= v < len(self.fields) else f"field {v!r}"
+                v = self.field_name(v, lang) if isinstance(v, int) and 0 <= v < len(self.fields) \
+                    else words.text("name.unknown_field", lang, value=repr(v))
             elif f.name == "to":
                 v = self._pname(v)
             values[f.name] = v
         return action_words(action, values, lang, self.preset.id)
 
     def _pname(self, index: Any) -> str:
-        return self.players[index].name if isinstance(index, int) and 0 <= index < len(self.players) else f"player {E.player_number(index)}"
+        if isinstance(index, int) and 0 <= index < len(self.players):
+            return self.players[index].name
+        return words.text("name.unknown_player", "en", number=E.player_number(index))

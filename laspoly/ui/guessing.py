@@ -20,7 +20,7 @@ from panel.viewable import Viewer
 from laspoly.analysis import log as gamelog
 from laspoly.predict import TWO_DICE, Guess, running_distance, scores
 from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, assign, esc, player_badge
-from laspoly.ui.i18n import tr
+from laspoly.ui.i18n import tr, trn
 from laspoly.ui.model import GameModel
 
 TOTALS = [str(t) for t in range(2, 13)]
@@ -124,7 +124,7 @@ class GuessView(Viewer):
         self.totals.data = {"total": list(range(2, 13)), "share": [c / n if n else 0.0 for c in counts], "exact": list(TWO_DICE)}
         distance = running_distance(totals)
         self.gap.data = {"rolls": list(range(1, n + 1)), "distance": distance}
-        self.totals_fig.title.text = tr("predict.totals_chart", lang, n=n)
+        self.totals_fig.title.text = trn("predict.totals_chart", n, lang)
         self.gap_fig.title.text = tr("predict.distance_chart", lang)
         self.gap_fig.xaxis.axis_label, self.gap_fig.yaxis.axis_label = tr("predict.rolls", lang), tr("predict.distance", lang)
 

@@ -1,17 +1,14 @@
-"""The dashboard's words, in one table a translator can edit: ``laspoly/data/i18n/ui.tsv``.
+"""The dashboard's words: the catalogues' messages (:mod:`laspoly.engine.words`), one ``.po`` file per language.
 
-Each row is a key, its English text and its Spanish text, separated by tabs and
-kept sorted by key.  Texts may hold ``{name}`` placeholders, which must be the
-same in both languages.  :func:`tr` looks a key up for a language and fills the
-placeholders; a key that is missing is a programming error and raises at once,
-and the table is checked when it is first read (every key once, both languages,
-matching placeholders, sorted).  A row ``key@preset`` holds a rulebook's own
-words for one preset (Sculptprice's Actualizaciones and BOTE), used by
-:func:`tr` when it is given that ``preset``.
+:func:`tr` looks a key up for a language and fills its ``{placeholders}``; a key
+that is missing is a programming error and raises :class:`KeyError` at once.
+Given a ``preset``, it takes that rulebook's own words where the catalogue has
+them (a message with ``msgctxt "sculptprice"``: Actualizaciones and BOTE).
+:func:`trn` says a count: "1 game", "2 games", with the language's plural rule.
 
-The engine's refusal reasons live in the same format in ``reasons.tsv`` and are
-worded by the engine itself (:meth:`Game.explain`), as are the actions' words in
-``actions.tsv`` (:meth:`Game.describe_action`, which :meth:`GameModel.describe` asks).
+The engine's event sentences, refusal reasons and actions' words are messages of
+the same catalogues and are worded by the engine itself (:meth:`Game.describe`,
+:meth:`Game.explain`, :meth:`Game.describe_action`, which :meth:`GameModel.describe` asks).
 """
 
 from __future__ import annotations
@@ -19,15 +16,17 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
-from laspoly.engine.reasons import LANGS, placeholders, read_catalogue
+from laspoly.engine import words
+from laspoly.engine.words import LANGS, placeholders
 
-__all__ = ["LANGS", "catalogue", "tr"]
+__all__ = ["LANGS", "catalogue", "tr", "trn"]
 
 
 @cache
 def catalogue() -> dict[str, dict[str, str]]:
-    """The table as ``{key: {"en": text, "es": text}}``, checked."""
-    return read_catalogue("ui.tsv")
+    """Every message that is not plural as ``{key: {"en": text, "es": text}}`` (``key@preset`` for a preset's own words)."""
+    return {key: {lang: forms[0] for lang, forms in texts.items()}
+            for key, texts in words.table().items() if not words.message(*key.split("@", 1)).plural}
 
 
 _fields = placeholders  # the placeholder names of a text (the catalogue's tests check them)
@@ -35,8 +34,9 @@ _fields = placeholders  # the placeholder names of a text (the catalogue's tests
 
 def tr(key: str, lang: str = "en", preset: str | None = None, **values: Any) -> str:
     """The text of ``key`` in ``lang`` (English for an unknown language), in ``preset``'s words if it has its own, filled with ``values``."""
-    table = catalogue()
-    row = table.get(f"{key}@{preset}") if preset else None
-    row = row or table[key]
-    text = row.get(lang) or row["en"]
-    return text.format(**values) if values else text
+    return words.text(key, lang, preset, **values)
+
+
+def trn(key: str, count: int | float, lang: str = "en", preset: str | None = None, **values: Any) -> str:
+    """The plural message ``key`` for ``count`` in ``lang``: "1 game", "2 games"; ``{n}`` is the count unless ``values`` give ``n``."""
+    return words.plural(key, count, lang, preset, **values)

@@ -13,7 +13,7 @@ from panel.viewable import Viewer
 
 from laspoly.table import PERSON
 from laspoly.ui.common import BUTTON_CSS, TabView, assign, base_url, esc, lan_note, seat_options
-from laspoly.ui.i18n import tr
+from laspoly.ui.i18n import tr, trn
 from laspoly.ui.model import GameModel
 
 #: What a copy button runs in the browser: the link made whole against the page's own address, put on the clipboard.
@@ -170,7 +170,7 @@ class MyGamesView(Viewer):
         rows: list[Any] = []
         for game in games:
             when = datetime.datetime.fromtimestamp(game.created).strftime("%Y-%m-%d %H:%M")
-            text = tr("games.here" if game.here else "games.game", lang, when=when, count=game.actions)
+            text = tr("games.here" if game.here else "games.game", lang, when=when, actions=trn("games.actions", game.actions, lang))
             delete = pn.widgets.Button(label=tr("games.delete", lang), width=90, stylesheets=[BUTTON_CSS], disabled=game.here)
             delete.on_click(lambda _, r=game.room_id: (m.delete_game(r), self.refresh()))
             export = pn.widgets.FileDownload(callback=functools.partial(m.export_game, game.room_id),

@@ -27,7 +27,7 @@ from laspoly.joining import NameTaken
 from laspoly.rooms import RoomTable, owner_link
 from laspoly.table import PERSON, default_seats
 from laspoly.ui.common import BUTTON_CSS, LANGUAGES, esc, is_served
-from laspoly.ui.i18n import tr
+from laspoly.ui.i18n import tr, trn
 from laspoly.ui.model import DEFAULT_MAX_ROUNDS, GameModel, new_seed, with_lesson
 
 #: Players in a game joined from a class: people at the device plus bots.
@@ -107,7 +107,7 @@ class JoinView(Viewer):
             self._refuse(tr("join.bad_name", lang, reason=str(exc)))
             return None
         if not (1 <= people <= MAX_PLAYERS and 0 <= bots and MIN_PLAYERS <= people + bots <= MAX_PLAYERS):
-            self._refuse(tr("join.count", lang, people=people, bots=bots, total=people + bots))
+            self._refuse(tr("join.count", lang, people=trn("count.people", people, lang), bots=trn("count.bots", bots, lang), total=people + bots))
             return None
         try:
             names = [clean_name(n) for n in seat_names(name, people, bots)]

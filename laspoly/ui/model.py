@@ -42,7 +42,7 @@ from laspoly.record import MAX_ACTIONS, TooManyActions, game_from_json, game_to_
 from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
 from laspoly.table import LocalTable, Refused, RoomSummary, Table, check_seat, default_seats
-from laspoly.ui.i18n import tr
+from laspoly.ui.i18n import tr, trn
 
 log = logging.getLogger("laspoly.ui")
 
@@ -409,7 +409,7 @@ class GameModel(param.Parameterized):
         if to_end and not self.game.is_over and (done >= budget or self._time_is_up()):
             self.game.end_by_cap()
         if to_end:
-            self.message = self.t("msg.ran_to_end", turns=self.game.turns - turn + 1)  # the turn it began in, too
+            self.message = self.t("msg.ran_to_end", turns=trn("count.turns", self.game.turns - turn + 1, self.lang))  # the turn it began in, too
         if to_end or self.person_to_move is not None:
             self.autoplay = False
         self._changed()

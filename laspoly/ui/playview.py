@@ -29,7 +29,7 @@ from laspoly.analysis.odds import build_stakes, buy_stakes, casino_stakes, priso
 from laspoly.engine import actions as A
 from laspoly.engine.game import AUCTION, BUYING, DEBT, TRAVEL, TURN, Game
 from laspoly.engine.state import TradeOffer
-from laspoly.ui.i18n import tr
+from laspoly.ui.i18n import tr, trn
 from laspoly.ui.model import GameModel
 
 #: No property chosen in the list (the board may have selected a field that is not the player's).
@@ -45,6 +45,11 @@ def _rounds(x: float) -> str:
     return "∞" if math.isinf(x) else f"{x:.0f}"
 
 
+def _opponent(count: float, key: str, lang: str) -> str:
+    """A payback in whole opponent turns or rolls ("1 opponent turn", "12 opponent turns", "∞ opponent rolls")."""
+    return trn(key, round(count) if math.isfinite(count) else count, lang, n=_rounds(count))
+
+
 def money_tenths(game: Game, amount: float) -> str:
     """An expected amount of money to a tenth, in the game's currency ("0.4 LPD", "$0.4", "0.4€")."""
     return game.money(0).replace("0", f"{amount:.1f}", 1)
@@ -56,8 +61,8 @@ def buy_line(m: GameModel) -> str:
     if g.phase != BUYING or g.pending_field < 0:
         return ""
     s = buy_stakes(g, g.pending_field, g.current)
-    return tr("odds.buy", lang, turns=_rounds(s.payback_opponent_turns), rent=money_tenths(g, s.rent_per_opponent_turn),
-              chance=show_probability(s.p_landed_before_next_turn))
+    return tr("odds.buy", lang, turns=_opponent(s.payback_opponent_turns, "odds.opponent_turns", lang),
+              rent=money_tenths(g, s.rent_per_opponent_turn), chance=show_probability(s.p_landed_before_next_turn))
 
 
 def prison_line(m: GameModel) -> str:
@@ -67,8 +72,16 @@ def prison_line(m: GameModel) -> str:
     if not p.in_prison or not g.rolls_due or g.is_over:
         return ""
     s = prison_stakes(g, g.current)
-    return tr("odds.prison", lang, tries=s.tries_left, chance=show_probability(s.p_out_by_rolling), fine=g.money(s.fine),
-              turns=f"{s.expected_turns_in_prison:.2f}")
+    return tr("odds.prison", lang, tries=trn("odds.tries", s.tries_left, lang), chance=show_probability(s.p_out_by_rolling),
+              fine=g.money(s.fine), turns=more_turns(s.expected_turns_in_prison, lang))
+
+
+def more_turns(turns: float, lang: str) -> str:
+    """Turns to expect in prison, to a tenth: "1 more turn", "1.5 more turns"; under one, "less than one more turn"."""
+    tenths = round(turns, 1)
+    if tenths < 1:
+        return tr("odds.under_a_turn", lang)
+    return trn("odds.more_turns", tenths, lang, n=f"{tenths:.0f}" if tenths == int(tenths) else f"{tenths:.1f}")
 
 
 def casino_line(m: GameModel) -> str:
@@ -89,10 +102,7 @@ def build_line(m: GameModel, field: int) -> str:
         return ""
     s = build_stakes(g, field)
     return tr("odds.build", lang, gain=money_tenths(g, s.rent_gain_per_opponent_roll), cost=g.money(s.cost),
-              rolls=_rounds(s.payback_opponent_rolls))
-
-
-# ---------------------------------------------------------------- the rules' questions, asked once
+              rolls=_opponent(s.payback_opponent_rolls, "odds.opponent_rolls", lang))
 
 
 def prison_tries_left(game: Game) -> int:

@@ -19,7 +19,7 @@ from laspoly.analysis.stats import wilson
 from laspoly.bots.registry import TEMPERAMENTS
 from laspoly.engine.compiled import is_compiled
 from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, TabView, assign, esc, is_served, words
-from laspoly.ui.i18n import tr
+from laspoly.ui.i18n import tr, trn
 from laspoly.ui.model import GameModel
 from laspoly.ui.odds import board_overlay
 
@@ -126,7 +126,7 @@ class ProbabilityView(TabView):
             heat = [math.log((c / total) / p) if total and p > 0 and c else (-1.0 if p > 0 else 0.0)
                     for c, p in zip(land, chain, strict=True)]
             self.board.refresh(heat)
-            self.heat_note.object = f"<p>{esc(m.t('prob.heat_note', n=total))}</p>"
+            self.heat_note.object = f"<p>{esc(m.t('prob.heat_note', landings=trn('count.landings', total, m.lang)))}</p>"
         else:
             self.board.refresh(odds=board_overlay(m))
             self.heat_note.object = ""
@@ -212,7 +212,7 @@ class ProbabilityView(TabView):
         for r in records:
             bins[20 * (r.turns // 20) + 10] = bins.get(20 * (r.turns // 20) + 10, 0) + 1
         self.len_source.data = {"turns": sorted(bins), "games": [bins[k] for k in sorted(bins)]}
-        self.lab_note.object = f"<p>{esc(self.model.t('prob.lab_done', n=len(records), seed=self.model.game.setup['seed']))}</p>"
+        self.lab_note.object = f"<p>{esc(self.model.t('prob.lab_done', games=trn('count.games', len(records), self.model.lang), seed=self.model.game.setup['seed']))}</p>"
 
     def __panel__(self) -> pn.viewable.Viewable:
         return self.panel

@@ -20,7 +20,7 @@ from panel.viewable import Viewer
 from laspoly.analysis import log as gamelog
 from laspoly.engine.game import TURN
 from laspoly.ui.common import BUTTON_CSS, PHONE, PLAYER_COLORS, LiveHTML, assign, esc, guarded, player_badge, player_glyph
-from laspoly.ui.i18n import tr
+from laspoly.ui.i18n import tr, trn
 from laspoly.ui.model import GameModel
 from laspoly.ui.playview import prison_tries_left
 
@@ -153,7 +153,7 @@ def how_it_ended(model: GameModel) -> str:
         return tr("winner.how_last", lang, out=out, name=name)
     cap = g.setup["max_rounds"]
     if cap is not None and g.round > cap:
-        return tr("winner.how_rounds", lang, rounds=cap, name=name)
+        return trn("winner.how_rounds", cap, lang, name=name)
     if model.deadline is not None:
         return tr("winner.how_minutes", lang, name=name)
     return tr("winner.how_stopped", lang, name=name)

@@ -29,7 +29,7 @@ from panel.viewable import Viewer
 from laspoly.classes import ClassData, ClassRecord
 from laspoly.ui.classview import TWO_DICE, ClassModel, ClassView
 from laspoly.ui.common import BUTTON_CSS, base_url, esc, is_served, lan_note
-from laspoly.ui.i18n import tr
+from laspoly.ui.i18n import tr, trn
 from laspoly.ui.invite import COPY_JS, qr_svg
 from laspoly.ui.timers import Timer
 
@@ -174,7 +174,9 @@ class TeacherView(Viewer):
         # ``preset`` is tr's own argument (a rulebook's words): the chart's rulebook goes in as ``rulebook``
         self.land_fig.title.text = tr("class.landing_chart", lang, rulebook=view.rulebook)
         self.land_fig.xaxis.axis_label, self.land_fig.yaxis.axis_label = tr("class.field", lang), tr("class.share_landings", lang)
-        self.totals.object = f"<p><b>{esc(tr('class.pooled', lang, rolls=view.rolls, landings=view.landed, rooms=view.followed))}</b></p>"
+        pooled = tr("class.pooled", lang, rolls=trn("count.rolls", view.rolls, lang), landings=trn("count.landings", view.landed, lang),
+                    rooms=trn("count.games", view.followed, lang))
+        self.totals.object = f"<p><b>{esc(pooled)}</b></p>"
         self.download.label = tr("class.download", lang)
 
     def _show_projector(self) -> None:
