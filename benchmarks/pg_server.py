@@ -1,5 +1,7 @@
 """A throw-away PostgreSQL server on loopback, for the load test's ``--db postgresql``.
 
+    python benchmarks/pg_server.py    # prints its URL, stops and deletes it on Ctrl-C
+
 It is started from the PostgreSQL binaries of ``/usr/lib/postgresql/*/bin``
 (``make postgres`` or ``apt-get install postgresql`` puts them there) in a
 fresh data directory under ``/tmp``, listening on 127.0.0.1 only, with no
@@ -73,3 +75,18 @@ def postgres_server() -> Iterator[str]:
             except subprocess.TimeoutExpired:
                 server.kill()
         shutil.rmtree(top, ignore_errors=True)
+
+
+def main() -> None:
+    """Start one, print its URL, and keep it until interrupted (a database to try ``LASPOLY_DB`` against)."""
+    with postgres_server() as url:
+        print(url, flush=True)
+        try:
+            while True:
+                time.sleep(3600)
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    main()
