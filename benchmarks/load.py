@@ -28,12 +28,15 @@ each lab took.
 With ``--class-round`` one more round follows, the class round: a class is
 created, and ``--sessions`` students join it, each in a room of their own
 ("Student 01", "Student 02", ...: one person and two bots, stored in the class
-under the student's name as the student link's "Join and play" does); each
-opens their game at the address the joined page moves to, the ``--browsers``
-Chromium ones on a phone's screen (390x844, touch).  Autoplay goes on only
-while no person must decide, so the student's seat is handed to a bot (as the
-room's owner may) before the round, and each game plays on by itself at 1
-turn per second as in the other rounds.  The class's teacher page and its
+under the student's name).  The ``--browsers`` Chromium students join on the
+page itself, on a phone's screen (390x844, touch): the student link, their
+name, "Join and play" (the link asks for a seed whose game lasts the round).
+The others are joined before the round as that page joins them
+(:func:`laspoly.joining.join_class`), and open their game at the address the
+joined page moves to.  Autoplay goes on only while no person must decide, so
+the student's seat is handed to a bot (as the room's owner may; a joined
+phone's page is then reloaded), and each game plays on by itself at 1 turn per
+second as in the other rounds.  The class's teacher page and its
 projector view (the teacher link with ``&projector=1``), each refreshing
 itself every 2 seconds from every room of the class, are open from before the
 first student arrives to the end, and a watch link (from the teacher's list)
@@ -60,6 +63,7 @@ is missed: p95 over 250 ms, any error, or a closed session's model still alive.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -152,15 +156,16 @@ def make_rooms(db_url: str, count: int, seed: int) -> list[dict[str, str]]:
     return rooms
 
 
-def make_class(db_url: str, count: int, seed: int) -> dict[str, Any]:
-    """A class, and ``count`` students joined to it through :func:`laspoly.joining.join_class` as the student link's page does.
+def make_class(db_url: str, count: int, seed: int, on_page: int = 0) -> dict[str, Any]:
+    """A class, and ``count`` students, of whom all but the first ``on_page`` joined to it now through
+    :func:`laspoly.joining.join_class`, as the student link's page does (the first ``on_page`` join on the page itself).
 
     Each student ("Student 01", ...) has a room of their own in the class: one
     person (their name, claimed in the class) and two of the table's bots.  The
     game is rich enough to last the round, and its person's seat is handed to a
-    bot, so that autoplay plays on.  Returns the class's code, each student's
-    address (the owner's seat link the joined page moves to), the teacher's page,
-    its projector view and the watch link of the first student's room.
+    bot, so that autoplay plays on.  Returns the class's code, the address of each
+    student joined here (the owner's seat link the joined page moves to), the
+    teacher's page, its projector view and the watch link of the first of their rooms.
     """
     from laspoly.classes import ClassData, create_class
     from laspoly.engine.game import Game
@@ -173,7 +178,7 @@ def make_class(db_url: str, count: int, seed: int) -> dict[str, Any]:
     store = open_store(db_url)
     new = create_class(store, f"Load test {seed}")
     students, rooms = [], []
-    for i in range(count):
+    for i in range(on_page, count):
         game = Game(seat_names(f"Student {i + 1:02d}", 1, 2), seed=seed + i, max_rounds=1000, rules={"start_money": 100_000})
         table = join_class(store, new.code, game, [PERSON, *default_seats(3)[1:]])
         table.set_seat(0, DEFAULT_OPPONENT)  # autoplay stops where a person must decide: a bot plays the student's seat
@@ -184,6 +189,38 @@ def make_class(db_url: str, count: int, seed: int) -> dict[str, Any]:
     watch = next(s.watch for s in data.summaries() if s.room_id == rooms[0])
     return {"code": new.code, "students": students, "rooms": rooms, "teacher": new.teacher_link,
             "projector": new.teacher_link + "&projector=1", "watch": watch}
+
+
+def lasting_seed(turns: int, start: int) -> int:
+    """The first seed from ``start`` whose class game (three of the table's bots, the page's rules) lasts ``turns`` turns.
+
+    A student who joins on the page plays the page's game, which can end within
+    60 turns; the student's link asks for this seed (``&seed=N``), and as all three
+    seats are bots once the student's is handed over, the game plays as here.
+    """
+    from laspoly.bots.runner import play_bot_turns
+    from laspoly.engine.game import Game
+    from laspoly.table import DEFAULT_OPPONENT, seat_bots
+    from laspoly.ui.join import seat_names
+    from laspoly.ui.model import DEFAULT_MAX_ROUNDS
+
+    for seed in range(start, start + 1000):
+        game = Game(seat_names("Student", 1, 2), seed=seed, max_rounds=DEFAULT_MAX_ROUNDS)
+        play_bot_turns(game, seat_bots([DEFAULT_OPPONENT] * 3, seed), max_actions=10**6,
+                       until=lambda g: g.turns >= turns)
+        if not game.is_over:
+            return seed
+    raise RuntimeError(f"no seed from {start} lasts {turns} turns")
+
+
+def hand_seat_to_bot(db_url: str, address: str) -> None:
+    """The student's seat of a joined game's address (the owner's seat link) handed to a bot, by the room's owner."""
+    from laspoly.rooms import join_room
+    from laspoly.store import open_store
+    from laspoly.table import DEFAULT_OPPONENT
+
+    args = query_args(address.split("?", 1)[1])
+    join_room(open_store(db_url), args["room"], args["seat"], owner_key=args["me"]).set_seat(0, DEFAULT_OPPONENT)
 
 
 def query_args(query: str) -> dict[str, str]:
@@ -350,8 +387,13 @@ class LightClient(threading.Thread):
 class BrowserClient:
     """A real Chromium page on the dashboard: a seat clicks its way to autoplay; a spectator watches the projector's view."""
 
-    def __init__(self, browser: Any, url: str, query: str, drive: bool, speed: float, phone: bool = False) -> None:
-        """``phone``: a phone upright (390x844 CSS pixels, a mobile viewport and touch), as a class's students have."""
+    def __init__(self, browser: Any, url: str, query: str, drive: bool, speed: float, phone: bool = False,
+                 join: tuple[str, Any] | None = None) -> None:
+        """``phone``: a phone upright (390x844 CSS pixels, a mobile viewport and touch), as a class's students have.
+
+        ``join``: ``query`` is a class's student link; the page joins under this name, as a student does, then
+        calls the function given with its game's address (which hands the student's seat to a bot) and reloads.
+        """
         self.errors: list[str] = []
         self.turns: list[tuple[float, int]] = []
         self.drive, self.phone = drive, phone
@@ -365,6 +407,13 @@ class BrowserClient:
         try:
             self.page.goto(url + query, timeout=120_000)
             autoplay = self.page.get_by_role("button", name="Autoplay", exact=True)
+            if join is not None:
+                name, joined = join
+                self.page.locator(".bk-input-group:has(> label:text-is(\"Your name or your team's name\")) input").fill(name)
+                self.page.get_by_role("button", name="Join and play", exact=True).tap()
+                autoplay.wait_for(state="visible", timeout=120_000)  # the joined game, at its own address
+                joined(self.page.url)
+                self.page.reload(timeout=120_000)
             if not drive:  # the projector's view has no controls: it is ready when it shows the turn
                 self.page.get_by_text(TURN).first.wait_for(state="visible", timeout=120_000)
             else:
@@ -416,10 +465,17 @@ def run_round(k: int, args: argparse.Namespace, url: str, bases: list[str], db_u
     """
     pages: list[BrowserClient] = []
     front: list[LightClient] = []  # pages open before the first session arrives: a class's teacher page and projector
+    joins: list[tuple[str, Any] | None] = [None] * args.browsers
     if klass:
-        c = make_class(db_url, args.sessions, seed=1000 * k)
-        browser_plan = [(q, True) for q in c["students"][: args.browsers]]
-        light_plan = [(q, True) for q in c["students"][args.browsers:]] + [(c["watch"], False)]
+        # the Chromium students join on the page itself; the others were joined as that page joins
+        c = make_class(db_url, args.sessions, seed=1000 * k, on_page=args.browsers)
+        seed = 1000 * k
+        browser_plan = []
+        for i in range(args.browsers):
+            seed = lasting_seed(2 * args.turns, seed + 1)
+            browser_plan.append((f"?class={c['code']}&seed={seed}", True))
+            joins[i] = (f"Student {i + 1:02d}", functools.partial(hand_seat_to_bot, db_url))
+        light_plan = [(q, True) for q in c["students"]] + [(c["watch"], False)]
         front = [LightClient(url, c[name], False, args.speed, page_only=True) for name in ("teacher", "projector")]
         shared = 0
     else:
@@ -437,8 +493,8 @@ def run_round(k: int, args: argparse.Namespace, url: str, bases: list[str], db_u
         c_.start()
         c_.ready.wait(120)
     # people arrive over half a minute or so: one new session every --stagger seconds
-    for q, drive in browser_plan:
-        pages.append(BrowserClient(browser, url, q, drive, args.speed, phone=klass))
+    for (q, drive), join in zip(browser_plan, joins, strict=False):
+        pages.append(BrowserClient(browser, url, q, drive, args.speed, phone=klass, join=join))
         time.sleep(args.stagger)
     lab_seats = [p for p in light_plan if p[1]][:labs]
     lights = [LightClient(url, q, drive, args.speed, lab_games=args.lab_games if (q, drive) in lab_seats else 0)

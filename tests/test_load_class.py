@@ -18,9 +18,11 @@ import pytest
 from test_rooms import _page
 
 from laspoly.engine.state import name_key
+from laspoly.rooms import owner_link
 from laspoly.store import open_store
 from laspoly.table import PERSON
 from laspoly.ui.app import Dashboard
+from laspoly.ui.join import JoinView
 from laspoly.ui.presentation import ProjectorView
 from laspoly.ui.teacher import TeacherView
 
@@ -65,6 +67,29 @@ def test_each_link_of_the_class_round_opens_the_page_a_lesson_has(load: ModuleTy
     assert isinstance(projector, TeacherView) and projector.projector
     watch: Any = _page(monkeypatch, db, setup["watch"])
     assert isinstance(watch, ProjectorView) and watch.model.table.room_id == setup["rooms"][0]
+
+
+def test_a_student_who_joins_on_the_page_plays_a_game_that_lasts_the_round_once_their_seat_is_a_bots(
+        load: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Chromium students join on the page (``&seed=N`` from ``lasting_seed``); the page's own play then lasts."""
+    db = f"sqlite:///{tmp_path / 'load.db'}"
+    setup = load.make_class(db, 4, seed=7, on_page=1)
+    assert len(setup["students"]) == len(setup["rooms"]) == 3  # Student 01 joins on the page
+    seed = load.lasting_seed(40, 1)
+    form: Any = _page(monkeypatch, db, f"?class={setup['code']}&seed={seed}")
+    assert isinstance(form, JoinView)
+    model = form.join("Student 01", 1, 2)
+    assert model is not None
+    address = "http://127.0.0.1:5006/" + owner_link(model.table.owner_key or "", model.table.room_id)
+    load.hand_seat_to_bot(db, address)
+    store = open_store(db)
+    assert store.room(model.table.room_id).seats[0].kind != PERSON
+    assert len(store.class_rooms(setup["code"])) == 4
+    page: Any = _page(monkeypatch, db, address.split("/", 3)[3])  # the page reloaded
+    assert isinstance(page, Dashboard) and page.model.person_to_move is None
+    while page.model.game.turns < 40:
+        page.model.advance()
+        assert not page.model.game.is_over, f"seed {seed}'s game ended at turn {page.model.game.turns}"
 
 
 def test_the_load_test_adds_up_its_server_processes_figures_and_keeps_each_ones(load: ModuleType,
