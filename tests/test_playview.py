@@ -127,6 +127,16 @@ def test_a_bots_turn_asks_for_next_and_lists_no_reasons() -> None:
     assert v.reasons == () and v.properties == {m.t("table.choose_property"): NO_FIELD} and v.give_options == {}
 
 
+def test_next_is_off_while_a_person_must_decide_and_says_why_in_both_languages() -> None:
+    """Next moves the bots: on a person's move it would do nothing, so it is never on only to do nothing."""
+    m = _model()
+    v = play_view(m)
+    assert not v.controls["next"].enabled and _reasons(v)["Next"] == "Next moves the bots: it is Ana's decision now"
+    assert v.controls["run_end"].enabled  # Run to end plays every seat, people's too
+    m.lang = "es"
+    assert _reasons(play_view(m))["Siguiente"] == "Siguiente mueve a los bots: ahora decide Ana"
+
+
 def test_a_spectator_watches_with_every_control_off(tmp_path: Path) -> None:
     store = open_store(f"sqlite:///{tmp_path / 'watch.db'}")
     table = open_room(store, Game(["Ana", "Ben"], seed=4), [PERSON, "basic"], OWNER, "en")

@@ -409,6 +409,9 @@ def play_view(m: GameModel, inputs: PlayInputs | None = None) -> PlayView:
     watching = not m.can_drive
     for name in ("next", "run_end", "autoplay"):
         controls[name] = ControlState(m.t(f"play.{name}"), enabled=not (g.is_over or watching))
+    # Next plays bots' turns: while a person must decide it would do nothing, so it is off and says why
+    if not (g.is_over or watching) and m.table.is_person(g.actor):
+        controls["next"] = ControlState(m.t("play.next"), enabled=False, reason=m.t("why.next_person", who=g.players[g.actor].name))
     # Undo is on exactly when it would take a decision back; off, it says why (never on only to refuse)
     undo_off = m.undo_refusal()
     controls["undo"] = ControlState(m.t("play.undo"), enabled=undo_off is None, reason=undo_off if g.history else None)
