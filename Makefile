@@ -10,14 +10,14 @@ WORKERS ?= 2
 #: what `make test` runs a second time against the compiled build: each ruling's scenario tests, the rules the
 #: engine checks on every action, save files, positions, chance, bots, the builds' own checks, and every fifth
 #: of the 800 pinned games (`make soak` replays all 800 on both builds)
-COMPILED_TESTS := tests/test_compiled_build.py tests/test_invariants.py tests/test_rules_laspoly.py tests/test_rules_classic.py \
-          tests/test_rules_sculptprice.py tests/test_conformance.py tests/test_observation.py tests/test_positions.py \
-          tests/test_chance.py tests/test_record.py tests/test_hostile_files.py tests/test_bots.py tests/test_trading.py \
-          tests/test_digests.py tests/test_trading_digests.py
+COMPILED_TESTS := tests/engine/test_compiled_build.py tests/engine/test_invariants.py tests/rules/test_rules_laspoly.py tests/rules/test_rules_classic.py \
+          tests/rules/test_rules_sculptprice.py tests/engine/test_conformance.py tests/engine/test_observation.py tests/engine/test_positions.py \
+          tests/engine/test_chance.py tests/engine/test_record.py tests/engine/test_hostile_files.py tests/bots/test_bots.py tests/bots/test_trading.py \
+          tests/engine/test_digests.py tests/bots/test_trading_digests.py
 #: the quick check of `make smoke`: the rules of every preset, save files, the command line, the docs
-SMOKE  := tests/test_rules_laspoly.py tests/test_rules_classic.py tests/test_rules_sculptprice.py tests/test_options.py \
-          tests/test_boards.py tests/test_record.py tests/test_cli.py tests/test_cli_errors.py tests/test_serving.py \
-          tests/test_import_boundary.py tests/test_docs.py tests/test_readme.py
+SMOKE  := tests/rules/test_rules_laspoly.py tests/rules/test_rules_classic.py tests/rules/test_rules_sculptprice.py tests/engine/test_options.py \
+          tests/engine/test_boards.py tests/engine/test_record.py tests/docs/test_cli.py tests/docs/test_cli_errors.py tests/server/test_serving.py \
+          tests/docs/test_import_boundary.py tests/docs/test_docs.py tests/docs/test_readme.py
 
 .PHONY: help app app-build test smoke lint lab lessons bench soak load clean chromium postgres screenshots compiled test-compiled \
         typecheck compiled-when-possible

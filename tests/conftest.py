@@ -1,5 +1,9 @@
 """Shared fixtures: a real ``laspoly serve`` subprocess and the system Chromium for browser tests.
 
+The tests sit in folders (engine, rules, bots, analysis, server, ui, browser, docs, notebooks), and each test
+is marked with its folder's name, so ``pytest -m rules`` runs the rulings and ``-m "not browser"`` skips the
+browsers; the lessons' notebooks (run by nbmake) are marked ``notebooks``.
+
 Browser tests use Playwright with the system Chromium at /usr/bin/chromium.
 Outside CI a machine without it skips them with a reason; under CI=true a
 missing browser fails them (make test installs it where it can).
@@ -15,6 +19,19 @@ from pathlib import Path
 
 import pytest
 from servers import free_port, start_server
+
+TESTS = Path(__file__).resolve().parent
+#: The folders of tests/, each a marker its tests carry.
+FOLDERS = ("engine", "rules", "bots", "analysis", "server", "ui", "browser", "docs", "notebooks")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test with its folder's name; a lesson notebook run by nbmake is ``notebooks``."""
+    for item in items:
+        path = Path(str(item.path)).resolve()
+        folder = path.parent.name if path.parent.parent == TESTS else "notebooks" if path.suffix == ".ipynb" else None
+        if folder in FOLDERS:
+            item.add_marker(folder)
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",

@@ -17,7 +17,7 @@ The first :data:`TEXT_GAMES` seeds of each preset also pin ``text``, a hash of
 every event's sentence in English and Spanish, so that a change in how events
 are stored cannot change what they say.
 
-``tests/test_digests.py`` replays these games with today's code and compares.
+``tests/engine/test_digests.py`` replays these games with today's code and compares.
 The fixture is a promise that the same seeds give the same games: regenerate
 it only when a change of the rules or of a bot's choices is intended, and say
 why in the commit.  ``--check`` compares without writing (exit status 1 on a

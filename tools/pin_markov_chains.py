@@ -14,7 +14,7 @@ change of one transition shows.  The
 figures of :mod:`laspoly.analysis.figures` (expected rent per opponent roll,
 payback, the pot's share per landing) are pinned for each preset.
 
-``tests/test_markov.py`` compares the chains of today's code with this file to
+``tests/analysis/test_markov.py`` compares the chains of today's code with this file to
 1e-12.  Regenerate it only when a change of the chain is intended, and say why
 in the commit.
 """

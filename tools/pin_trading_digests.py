@@ -11,7 +11,7 @@ trading bot works out its prices (what its appraisal keeps between decisions, it
 decision, every bid and every offer as it was. The fixture was first written by the trading bots of the
 release before their appraisal was kept between decisions.
 
-``tests/test_trading_digests.py`` replays these games and compares. Regenerate the fixture only when a
+``tests/bots/test_trading_digests.py`` replays these games and compares. Regenerate the fixture only when a
 change of the rules or of a trading bot's choices is intended, and say why in the commit. ``--check``
 compares without writing (exit status 1 on a difference).
 """

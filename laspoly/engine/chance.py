@@ -91,7 +91,7 @@ ROLL = _node(None, [(a, b) for a in range(1, 7) for b in range(1, 7)])
 
 #: The same roll with the order of the dice left out: 21 pairs ``a <= b``, a double 1/36, any other 2/36.
 #: The rules read the dice only through their total, whether they are doubles and which faces show, never
-#: through their order, so a solver may walk these (``tests/test_chance.py`` holds every preset to it).
+#: through their order, so a solver may walk these (``tests/engine/test_chance.py`` holds every preset to it).
 ROLL_UNORDERED = ChanceNode(
     None,
     tuple(((a, b), Fraction(1 if a == b else 2, 36)) for a in range(1, 7) for b in range(a, 7)),

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 @pytest.mark.parametrize("name", sorted(p.stem for p in BENCHMARKS.glob("*.py")))

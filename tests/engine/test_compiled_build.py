@@ -19,7 +19,7 @@ from laspoly.engine import registry as R
 from laspoly.engine.game import Game
 from laspoly.engine.words import table
 
-SOURCE = Path(__file__).resolve().parents[1] / "laspoly"
+SOURCE = Path(__file__).resolve().parents[2] / "laspoly"
 
 
 def test_each_run_tests_the_build_it_names() -> None:

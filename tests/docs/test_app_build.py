@@ -19,7 +19,7 @@ import pytest
 
 from laspoly.launch import STAMP, choose_build, compiled_dir
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TOOLS = ("sh", "find", "cp", "rm", "mkdir", "touch", "tail")
 MAKE = shutil.which("make")
 needs_make = pytest.mark.skipif(MAKE is None or any(shutil.which(t) is None for t in TOOLS), reason="make or a tool is missing")

@@ -85,7 +85,7 @@ def test_every_refusal_met_in_random_games_has_a_spanish_wording(preset: str) ->
 
 def _refusal_keys() -> set[str]:
     """The reasons the engine's source refuses with by name (``self._refuse("build.evenly", ...)``)."""
-    source = Path(__file__).resolve().parents[1] / "laspoly"
+    source = Path(__file__).resolve().parents[2] / "laspoly"
     return {key for path in source.rglob("*.py") for key in re.findall(r'_refuse\(\s*"([a-z_.]+)"', path.read_text(encoding="utf-8"))}
 
 

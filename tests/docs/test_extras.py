@@ -17,7 +17,7 @@ import pytest
 
 from laspoly.extras import EXTRAS, MissingExtraError, require
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 #: The libraries of the app, dask and postgres extras, as imported (tornado comes with bokeh).
 OPTIONAL = ("panel", "bokeh", "param", "segno", "tornado", "dask", "distributed", "psycopg")
 

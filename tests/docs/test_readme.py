@@ -17,7 +17,7 @@ import pytest
 
 from laspoly.cli import build_parser, main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 PAGES = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
 #: The pages this layout of the docs introduced, held to the stricter checks (paths named, no repeated sentence).

@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from test_lessons_offline import DRAWN_CANVASES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 TOKEN = "lessons-test"
 APP = "window.jupyterapp"  # exposed by --expose-app-in-browser, in JupyterLab and in Notebook 7 alike
 NOTEBOOK = f"{APP}.shell.currentWidget"

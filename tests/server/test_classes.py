@@ -113,7 +113,7 @@ def test_the_pooled_counts_are_the_sum_of_every_rooms_log_and_follow_new_moves(s
     assert sum(data.dice_totals()) == sum(m.dice_totals()[t] for m in rooms for t in range(11)) > 0
     assert [sum(x) for x in zip(*(m.dice_totals() for m in rooms), strict=True)] == data.dice_totals()
     rolls = sum(isinstance(a, A.Roll) for m in rooms for a in m.game.history)
-    assert sum(data.landings()["laspoly"]) == rolls  # one landing per roll, as the chain counts (tests/test_teacher_charts.py)
+    assert sum(data.landings()["laspoly"]) == rolls  # one landing per roll, as the chain counts (tests/ui/test_teacher_charts.py)
     _roll_and_end(rooms[0], 2)  # the class plays on: the next refresh catches up
     data.refresh()
     assert [sum(x) for x in zip(*(m.dice_totals() for m in rooms), strict=True)] == data.dice_totals()

@@ -26,7 +26,7 @@ from laspoly.table import LocalTable
 from laspoly.ui.model import GameModel
 
 OWNER = "owner-key-for-tests-0001"  # of the form the server's keys have
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture()

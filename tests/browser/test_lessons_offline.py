@@ -9,7 +9,7 @@ from urllib.parse import urlsplit
 import pytest
 from helpers import load_tool
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

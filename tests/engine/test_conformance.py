@@ -27,7 +27,7 @@ PRESETS = preset_names()
 #: Las Poly is the default and gets the most games; 700 games in all (``make soak`` plays 100,000 checked games).
 GAMES = {"laspoly": 400, "sculptprice": 100, "classic": 100, "standard": 100}
 if os.environ.get("LASPOLY_EXPECT_COMPILED") == "1":
-    # The compiled build plays the same games move for move (tests/test_digests.py replays the pinned ones on
+    # The compiled build plays the same games move for move (tests/engine/test_digests.py replays the pinned ones on
     # it), so a fifth of the games is enough to check the invariants through its checked subclass of Game.
     GAMES = {preset: games // 5 for preset, games in GAMES.items()}
 

@@ -16,7 +16,7 @@ from laspoly.analysis.landings import agreement, engine_landings
 from laspoly.analysis.markov import MovementChain, markov
 from laspoly.rules.board import board_from_dict
 
-FIXTURES = Path(__file__).parent / "fixtures"
+FIXTURES = Path(__file__).parents[1] / "fixtures"
 PRESETS = ("laspoly", "sculptprice", "classic", "standard")
 PINNED = json.loads((FIXTURES / "markov_chains.json").read_text(encoding="utf-8"))
 
@@ -80,7 +80,7 @@ def test_expected_rolls_per_turn_follow_the_doubles_rules() -> None:
 
 
 def test_the_chain_follows_edited_board_and_deck_data_with_no_code_change() -> None:
-    raw = json.loads((Path(__file__).parents[1] / "laspoly/data/boards/laspoly.json").read_text())
+    raw = json.loads((Path(__file__).parents[2] / "laspoly/data/boards/laspoly.json").read_text())
     edited = copy.deepcopy(raw)
     edited["fields"][30], edited["fields"][20] = edited["fields"][20], edited["fields"][30]  # Go-Into-Prison to 20
     edited["decks"]["action"].append({"id": "sphere", "text": "Advance to Sphere Plaza.", "effect": {"type": "advance_to", "field": 36}})
@@ -112,7 +112,7 @@ def test_engine_landings_per_turn_with_prison_stay_and_train_travel_agree() -> N
 
 
 def test_a_deliberately_broken_rule_makes_the_agreement_fail() -> None:
-    raw = json.loads((Path(__file__).parents[1] / "laspoly/data/boards/laspoly.json").read_text())
+    raw = json.loads((Path(__file__).parents[2] / "laspoly/data/boards/laspoly.json").read_text())
     broken = copy.deepcopy(raw)
     card = next(c for c in broken["decks"]["action"] if c["id"] == "back3")
     card["effect"]["steps"] = -4  # the chain is told "back 4"; the engine still plays "back 3"
@@ -165,7 +165,7 @@ def test_the_chain_module_holds_no_rule_of_its_own() -> None:
     from laspoly.engine.turns import _CARD_EFFECTS
     from laspoly.rules.options import RuleOptions
 
-    root = Path(__file__).parents[1] / "laspoly"
+    root = Path(__file__).parents[2] / "laspoly"
     source = "\n".join((root / path).read_text(encoding="utf-8") for path in ("chain/movement.py", "analysis/markov.py"))
     tree = ast.parse(source)
     docstrings = {id(n.value) for n in ast.walk(tree) if isinstance(n, ast.Expr) and isinstance(n.value, ast.Constant)}

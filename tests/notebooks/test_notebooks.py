@@ -15,7 +15,7 @@ from helpers import load_tool
 
 from laspoly.lessons import EXERCISES
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LESSONS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 

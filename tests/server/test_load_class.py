@@ -28,7 +28,7 @@ from laspoly.ui.teacher import TeacherView
 
 pytestmark = pytest.mark.load
 
-BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
 @pytest.fixture()

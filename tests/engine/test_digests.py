@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from helpers import load_tool
 
-FIXTURE = Path(__file__).parent / "fixtures" / "game_digests.json"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "game_digests.json"
 PINNED = json.loads(FIXTURE.read_text(encoding="utf-8"))
 PRESETS = ("laspoly", "sculptprice", "classic", "standard")
 #: The suite plays every fifth seed (all four line-ups and every pinned sentence hash among them), a few seconds;

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from helpers import load_tool
 
-FIXTURE = Path(__file__).parent / "fixtures" / "trading_digests.json"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "trading_digests.json"
 PINNED = json.loads(FIXTURE.read_text(encoding="utf-8"))
 PRESETS = ("laspoly", "sculptprice", "classic", "standard")
 

@@ -14,7 +14,7 @@ from laspoly.engine import words
 from laspoly.engine.words import LANGS, catalogue, check, placeholders, plural, read_po, text
 from laspoly.ui.i18n import tr, trn
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_the_catalogues_pass_the_translators_check() -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from laspoly.ui.model import GameModel
 from laspoly.ui.views import LogView
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def _lesson_text(name: str) -> str:

@@ -118,7 +118,7 @@ def test_a_class_opening_ten_pages_causes_no_full_garbage_collection_pause_on_a_
 def test_laspoly_serve_and_the_panel_serve_app_tune_the_collector_before_the_first_page() -> None:
     source = inspect.getsource(cli.cmd_serve)
     assert source.index("tune_collector()") < source.index("pn.serve(")
-    app = (Path(__file__).resolve().parent.parent / "apps" / "laspoly_app.py").read_text()
+    app = (Path(__file__).resolve().parents[2] / "apps" / "laspoly_app.py").read_text()
     assert app.index("tune_collector()") < app.index("build_app()")
 
 
@@ -174,7 +174,7 @@ os._exit(0)
 def test_closed_sessions_whose_timers_ran_leave_no_game_model_behind_on_a_real_server() -> None:
     """A page's autoplay and polls are periodic callbacks of its document, which can outlive the session; stopped,
     they must leave nothing that leads back to the page's game (``make load`` checks the same for thirty)."""
-    script = _CLOSED_SESSIONS.replace("BENCHMARKS", repr(str(Path(__file__).resolve().parents[1] / "benchmarks")))
+    script = _CLOSED_SESSIONS.replace("BENCHMARKS", repr(str(Path(__file__).resolve().parents[2] / "benchmarks")))
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300, check=True)
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["models"] == 3 and report["steps"] >= 3, report

@@ -27,7 +27,7 @@ def test_the_import_contracts_hold() -> None:
     lint = Path(sys.executable).with_name("lint-imports")
     if not lint.exists():
         pytest.skip("import-linter is not installed (it comes with the test extra: pip install -e '.[test]')")
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": str(root)}
     out = subprocess.run([str(lint), "--no-cache"], capture_output=True, text=True, cwd=root, env=env, timeout=300)
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-2000:]

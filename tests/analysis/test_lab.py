@@ -387,7 +387,7 @@ def test_a_served_page_keeps_stepping_while_another_pages_lab_runs_and_closing_t
     """The lab's games are played in the shared pool's workers, not on the server's loop: another page's autoplay
     steps go on while a 5,000-game lab runs (how fast, `benchmarks/load.py --lab-sessions` measures); closing the
     lab's page drops its queued games long before they could all have been played."""
-    script = _LAB_AND_PLAY.replace("BENCHMARKS", repr(str(Path(__file__).resolve().parents[1] / "benchmarks")))
+    script = _LAB_AND_PLAY.replace("BENCHMARKS", repr(str(Path(__file__).resolve().parents[2] / "benchmarks")))
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=400, check=True)
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["started"] and report["errors"] == [], report
