@@ -114,10 +114,18 @@ class TeacherView(Viewer):
             pn.state.on_session_destroyed(lambda _ctx: self.close())
 
     def _tick(self) -> None:
+        doc = pn.state.curdoc
+        # Bokeh sends the refresh's changes itself, when it ends: it copes with a page closed meanwhile (a
+        # warning), where Panel's own write queue would log an unretrieved WebSocketClosedError
+        if doc is not None:
+            doc.hold("combine")
         try:
             self.refresh()
         except Exception:  # a refresh must never stop the page's timer
             logging.getLogger("laspoly.classes").exception("refreshing the teacher's page failed")
+        finally:
+            if doc is not None:
+                doc.unhold()
 
     @property
     def data(self) -> ClassData:
