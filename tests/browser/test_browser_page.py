@@ -136,7 +136,7 @@ def test_the_cards_below_the_buttons_hold_still_as_the_turn_goes_on(server: str,
     expect(card).to_be_visible()
     places = [card.bounding_box()["y"]]  # type: ignore[index]
     _prepare(page)
-    for name in ("Roll", "Don't buy", "End turn", "Next"):
+    for name in ("Roll", "Don't buy", "End turn", "Roll", "Don't buy", "End turn", "Next"):  # Next: a bot's turn
         if _button(page, name).is_visible() and _button(page, name).is_enabled():
             before = page.evaluate(DEEP_TEXT)
             _button(page, name).click()
