@@ -14,6 +14,10 @@ part of the page is drawn anew) and gives them what assistive technology needs:
 * a switch is named by the text beside it (``lp-switch-label``), and clicking
   that text toggles it, as clicking a checkbox's label does;
 * a slider's handle is named by the slider's title;
+* a checkbox is named by the words Bokeh draws beside it (a ``div.bk-label``
+  next to the input, not a ``<label>``, so the input has no name of its own);
+* the chosen items of a multiple choice (Choices.js) lose the
+  ``aria-selected`` that their role (none: they are plain tags) does not allow;
 * a hidden tab's panel is ``inert``, and a number box's spin buttons (its
   arrow keys do the same) are left to the mouse.
 """
@@ -138,6 +142,14 @@ state.apply = () => {
         });
       }
     });
+    // a checkbox is named by the words beside it: Bokeh draws them in a div.bk-label, a sibling, not a <label>
+    root.querySelectorAll('input[type=checkbox]').forEach((box) => {
+      const label = box.parentNode && [...box.parentNode.children].find((e) => e.classList && e.classList.contains('bk-label'));
+      const name = label ? label.textContent.trim() : '';
+      if (name && box.getAttribute('aria-label') !== name) box.setAttribute('aria-label', name);
+    });
+    // a chosen item of a multiple choice is a plain tag: aria-selected belongs to options in a listbox only
+    root.querySelectorAll('.choices__item[aria-selected]:not([role])').forEach((item) => item.removeAttribute('aria-selected'));
     // a number box's spin buttons repeat what its arrow keys do: for the mouse only
     root.querySelectorAll('.bk-spin-btn').forEach((button) => {
       if (button.getAttribute('aria-hidden') !== 'true') { button.setAttribute('aria-hidden', 'true'); button.tabIndex = -1; }
@@ -160,7 +172,7 @@ state.apply();
 
 
 class PageAccessibility(ReactiveHTML):
-    """Invisible: gives the page's tabs, card headers, switches and sliders their keyboard behaviour and names."""
+    """Invisible: gives the page's tabs, card headers, switches, sliders and checkboxes their keyboard behaviour and names."""
 
     _template = '<div id="a11y" style="display:none"></div>'
 
