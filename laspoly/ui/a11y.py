@@ -26,7 +26,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import param
 from panel.reactive import ReactiveHTML
+
+from laspoly.ui.boardtext import SR_ONLY
 
 #: The 3 px focus ring (as ``FOCUS_CSS``), drawn inside a tab header so the strip of tabs does not clip it.
 TAB_FOCUS_CSS = ".bk-tab:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: -3px; }"
@@ -180,3 +183,20 @@ class PageAccessibility(ReactiveHTML):
         "render": _SCRIPT,
         "remove": "if (state.observer) state.observer.disconnect(); if (state.timer) clearTimeout(state.timer);",
     }
+
+
+class LiveRegion(ReactiveHTML):
+    """A polite live region (``role=status``), visually hidden: a screen reader reads its text out when it changes.
+
+    The region's element stays the same while its text changes (a pane drawn anew would be a new region, which
+    screen readers do not announce).  ``text`` is HTML: escape it first.
+    """
+
+    text = param.String(default="", doc="What to announce, escaped HTML.")
+    label = param.String(default="", doc="The region's name in the page's language.")
+
+    #: The text goes straight into the region's element (not into a pane of its own, in a shadow root of its own).
+    _child_config: ClassVar[dict[str, str]] = {"text": "literal"}
+
+    _template = (f'<div id="news" class="lp-board-news" role="status" aria-live="polite" aria-atomic="true" '
+                 f'aria-label="${{label}}" style="{SR_ONLY}">${{text}}</div>')
