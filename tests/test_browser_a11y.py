@@ -196,6 +196,7 @@ def test_axe_finds_no_serious_violation_on_the_other_tabs(server: str, page: Pag
 
 def test_after_a_roll_the_live_region_and_the_landed_fields_row_are_in_the_accessibility_tree(
         server: str, page: Page) -> None:
+    errors = _errors(page)
     page.set_viewport_size({"width": 1600, "height": 1000})
     page.add_init_script(DEEP)
     _open(page, server)
@@ -213,3 +214,4 @@ def test_after_a_roll_the_live_region_and_the_landed_fields_row_are_in_the_acces
     expect(row).to_have_count(1)
     expect(row.get_by_role("cell").last).to_have_text(re.compile(r"\bAna\b"))
     assert "Ana" in row.aria_snapshot()
+    assert errors == []

@@ -199,4 +199,10 @@ class LiveRegion(ReactiveHTML):
     _child_config: ClassVar[dict[str, str]] = {"text": "literal"}
 
     _template = (f'<div id="news" class="lp-board-news" role="status" aria-live="polite" aria-atomic="true" '
-                 f'aria-label="${{label}}" style="{SR_ONLY}">${{text}}</div>')
+                 f'style="{SR_ONLY}">${{text}}</div>')
+
+    # the name is set from a script: an attribute bound to a parameter would be read back from the page, as undefined
+    _scripts: ClassVar[dict[str, str]] = {
+        "render": "news.setAttribute('aria-label', data.label)",
+        "label": "news.setAttribute('aria-label', data.label)",
+    }
