@@ -99,3 +99,13 @@ DEEP_TEXT = """(() => {
 def answered(page: Any, before: str, timeout: float = 30_000) -> None:
     """Wait until the page's text (:data:`DEEP_TEXT`) is no longer ``before``: the server has answered a click."""
     page.wait_for_function(f"(before) => {DEEP_TEXT} !== before", arg=before, timeout=timeout)
+
+
+#: Everything but the board's text alternative for screen readers (its visually hidden table and announcement),
+#: which repeats the log's sentences and the fields' names.
+SHOWN = ":not(.lp-board-news):not(.lp-board-text *)"
+
+
+def shown_text(page: Any, text: Any, **options: Any) -> Any:
+    """``page.get_by_text(text)`` among the words drawn on screen, leaving out the board's text alternative."""
+    return page.get_by_text(text, **options).and_(page.locator(SHOWN))

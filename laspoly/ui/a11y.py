@@ -14,6 +14,10 @@ part of the page is drawn anew) and gives them what assistive technology needs:
 * a switch is named by the text beside it (``lp-switch-label``), and clicking
   that text toggles it, as clicking a checkbox's label does;
 * a slider's handle is named by the slider's title;
+* a checkbox is named by the words Bokeh draws beside it (a ``div.bk-label``
+  next to the input, not a ``<label>``, so the input has no name of its own);
+* the chosen items of a multiple choice (Choices.js) lose the
+  ``aria-selected`` that their role (none: they are plain tags) does not allow;
 * a hidden tab's panel is ``inert``, and a number box's spin buttons (its
   arrow keys do the same) are left to the mouse.
 """
@@ -22,7 +26,10 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+import param
 from panel.reactive import ReactiveHTML
+
+from laspoly.ui.boardtext import SR_ONLY
 
 #: The 3 px focus ring (as ``FOCUS_CSS``), drawn inside a tab header so the strip of tabs does not clip it.
 TAB_FOCUS_CSS = ".bk-tab:focus-visible { outline: 3px solid #0072B2 !important; outline-offset: -3px; }"
@@ -138,6 +145,14 @@ state.apply = () => {
         });
       }
     });
+    // a checkbox is named by the words beside it: Bokeh draws them in a div.bk-label, a sibling, not a <label>
+    root.querySelectorAll('input[type=checkbox]').forEach((box) => {
+      const label = box.parentNode && [...box.parentNode.children].find((e) => e.classList && e.classList.contains('bk-label'));
+      const name = label ? label.textContent.trim() : '';
+      if (name && box.getAttribute('aria-label') !== name) box.setAttribute('aria-label', name);
+    });
+    // a chosen item of a multiple choice is a plain tag: aria-selected belongs to options in a listbox only
+    root.querySelectorAll('.choices__item[aria-selected]:not([role])').forEach((item) => item.removeAttribute('aria-selected'));
     // a number box's spin buttons repeat what its arrow keys do: for the mouse only
     root.querySelectorAll('.bk-spin-btn').forEach((button) => {
       if (button.getAttribute('aria-hidden') !== 'true') { button.setAttribute('aria-hidden', 'true'); button.tabIndex = -1; }
@@ -160,11 +175,34 @@ state.apply();
 
 
 class PageAccessibility(ReactiveHTML):
-    """Invisible: gives the page's tabs, card headers, switches and sliders their keyboard behaviour and names."""
+    """Invisible: gives the page's tabs, card headers, switches, sliders and checkboxes their keyboard behaviour and names."""
 
     _template = '<div id="a11y" style="display:none"></div>'
 
     _scripts: ClassVar[dict[str, str]] = {
         "render": _SCRIPT,
         "remove": "if (state.observer) state.observer.disconnect(); if (state.timer) clearTimeout(state.timer);",
+    }
+
+
+class LiveRegion(ReactiveHTML):
+    """A polite live region (``role=status``), visually hidden: a screen reader reads its text out when it changes.
+
+    The region's element stays the same while its text changes (a pane drawn anew would be a new region, which
+    screen readers do not announce).  ``text`` is HTML: escape it first.
+    """
+
+    text = param.String(default="", doc="What to announce, escaped HTML.")
+    label = param.String(default="", doc="The region's name in the page's language.")
+
+    #: The text goes straight into the region's element (not into a pane of its own, in a shadow root of its own).
+    _child_config: ClassVar[dict[str, str]] = {"text": "literal"}
+
+    _template = (f'<div id="news" class="lp-board-news" role="status" aria-live="polite" aria-atomic="true" '
+                 f'style="{SR_ONLY}">${{text}}</div>')
+
+    # the name is set from a script: an attribute bound to a parameter would be read back from the page, as undefined
+    _scripts: ClassVar[dict[str, str]] = {
+        "render": "news.setAttribute('aria-label', data.label)",
+        "label": "news.setAttribute('aria-label', data.label)",
     }

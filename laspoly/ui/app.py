@@ -27,8 +27,9 @@ from laspoly.joining import join_class
 from laspoly.limits import CLASS_JOINS, SESSIONS, client_limited
 from laspoly.rooms import join_room, new_owner_key, open_room, owner_link, unplayed_page
 from laspoly.store import Store, StoreError, default_url, open_store
-from laspoly.ui.a11y import TAB_FOCUS_CSS, PageAccessibility
+from laspoly.ui.a11y import TAB_FOCUS_CSS, LiveRegion, PageAccessibility
 from laspoly.ui.board import BoardFigure
+from laspoly.ui.boardtext import announcement, board_table
 from laspoly.ui.common import BUTTON_CSS, LANGUAGES, PHONE, PHONE_SIDEWAYS, TabView, esc
 from laspoly.ui.common import is_served as _serving
 from laspoly.ui.comms import guard_comm_stdout
@@ -137,6 +138,11 @@ class Dashboard(Viewer):
         self.lang.param.watch(self._switch_language, "value")
         m.param.watch(lambda e: setattr(self.lang, "value", e.new), "lang")
         m.param.watch(self._refresh_board, ["version", "lang", "odds", "odds_mode"])
+        # the board for screen readers: its fields as a table and the last move read out, both visually hidden
+        self.board_text = pn.pane.HTML(margin=0, sizing_mode="stretch_width")
+        self.board_news = LiveRegion(margin=0)
+        self._refresh_board_text()
+        m.param.watch(self._refresh_board_text, ["version", "lang"])
         # The first page builds only "Play".  Every other tab starts as an empty slot; its view is made the
         # first time the tab is shown (or the attribute is read) and kept from then on.  Panel's own dynamic
         # tabs would rebuild a tab each time it is shown.
@@ -217,7 +223,7 @@ class Dashboard(Viewer):
             lambda: side.append(self.controls.turn_controls(occasional=False)),
             lambda: self.controls.fill_occasional(),
             lambda: self.board,  # made, not yet drawn: its figure and sources
-            lambda: board.append(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width")),
+            lambda: board.extend([pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width"), self.board_text, self.board_news]),
             lambda: side.append(self.controls.manage_controls()),
             lambda: side.extend([self.odds, self.guessing, self.card, self.log]),
         ]
@@ -280,6 +286,12 @@ class Dashboard(Viewer):
         probability = self._views.get("probability")
         if probability is None or not probability.heat:  # the heatmap's board is drawn by the probability view
             self._board.refresh(odds=board_overlay(self.model))
+
+    def _refresh_board_text(self, *_: Any) -> None:
+        """The board's text alternative follows the game and the page's language."""
+        g, lang = self.model.game, self.model.lang
+        self.board_text.object = board_table(g, lang)
+        self.board_news.param.update(text=esc(announcement(g, lang)), label=esc(tr("boardtext.news", lang)))
 
     def _show_tab(self, *_: Any) -> None:
         active = self.tabs.active

@@ -34,6 +34,10 @@ PHONE = f"(max-width: 600px), {PHONE_SIDEWAYS}"
 BUTTON_CSS = (".bk-btn[disabled] { opacity: 0.4; cursor: not-allowed; filter: grayscale(0.6); }\n" + FOCUS_CSS
               + f"\n@media {PHONE} {{ .bk-btn {{ min-height: 44px; }} }}")
 
+#: Code samples (rule option names and values) in near-black on a light grey: the Markdown theme's grey code text
+#: falls short of WCAG AA contrast (4.5:1) on white.
+CODE_CSS = "code { color: #1F2328 !important; background: #EFF1F3; border-radius: 3px; padding: 0 3px; }"
+
 #: Hidden on a phone (the keyboard shortcuts, a status line the turn's header repeats).
 NOT_ON_PHONES = f"@media {PHONE} {{ :host {{ display: none !important; }} }}"
 

@@ -27,6 +27,7 @@ from laspoly.table import PERSON
 from laspoly.ui import inputs
 from laspoly.ui.common import (
     BUTTON_CSS,
+    CODE_CSS,
     FOCUS_CSS,
     LANGUAGES,
     LiveHTML,
@@ -188,8 +189,8 @@ class RulesView(TabView):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.pane = pn.pane.Markdown(sizing_mode="stretch_width", disable_math=True)
-        self.options = pn.pane.HTML(sizing_mode="stretch_width")
+        self.pane = pn.pane.Markdown(sizing_mode="stretch_width", disable_math=True, stylesheets=[CODE_CSS])
+        self.options = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[CODE_CSS])
         self.model.param.watch(self.changed, ["version", "lang"])
         self.refresh()
 

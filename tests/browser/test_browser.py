@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 import pytest
-from pages import settled
+from pages import settled, shown_text
 from playwright.sync_api import Page, expect
 
 pytestmark = pytest.mark.browser
@@ -102,7 +102,7 @@ def test_play_a_whole_game_by_clicking(server: str, page: Page, screenshot_dir: 
     _button(page, "Buy").click()
     _input(page, "Property").select_option(label="Hoover Dam Road")
     _button(page, "Build house").click()
-    expect(page.get_by_text("Ana built a house on Hoover Dam Road for 50 LPD.")).to_be_visible()
+    expect(shown_text(page, "Ana built a house on Hoover Dam Road for 50 LPD.")).to_be_visible()
     _button(page, "End turn").click()
     _button(page, "Next").click()
     _button(page, "Next").click()
@@ -126,14 +126,14 @@ def test_play_a_whole_game_by_clicking(server: str, page: Page, screenshot_dir: 
     expect(_button(page, "Propose trade")).to_be_enabled()
     _button(page, "Propose trade").click()
     try:
-        expect(page.get_by_text("Ana offered trade #1 to Bot.")).to_be_visible()
+        expect(shown_text(page, "Ana offered trade #1 to Bot.")).to_be_visible()
         expect(page.get_by_text("you get Glitter Gulch, you pay 130 LPD", exact=False)).to_be_visible()
     finally:
         page.screenshot(path=str(screenshot_dir / "dashboard-trade.png"), full_page=True)
     _button(page, "End turn").click()
     _button(page, "Next").click()
     _button(page, "Next").click()
-    expect(page.get_by_text("Bot accepted trade #1 from Ana.")).to_be_visible()
+    expect(shown_text(page, "Bot accepted trade #1 from Ana.")).to_be_visible()
     _button(page, "Roll").click()
     _button(page, "End turn").click()
     _button(page, "Next").click()
@@ -141,7 +141,7 @@ def test_play_a_whole_game_by_clicking(server: str, page: Page, screenshot_dir: 
     # the trader's offer for Graceland Avenue waits for Ana's answer on her turn
     expect(_button(page, "Accept offer")).to_be_visible()
     _button(page, "Accept offer").click()
-    expect(page.get_by_text("Ana accepted trade #2 from Trader.")).to_be_visible()
+    expect(shown_text(page, "Ana accepted trade #2 from Trader.")).to_be_visible()
     _button(page, "Autoplay").click()
     _button(page, "Run to end").click()
     expect(page.get_by_text("wins", exact=False).first).to_be_visible(timeout=60_000)
@@ -153,7 +153,7 @@ def _upload_during_a_game(page: Page, server: str, path: Path) -> str:
     """Open the dashboard, roll once, and upload ``path`` under "Save and load"; returns the status before."""
     _open(page, server)
     _button(page, "Roll").click()
-    expect(page.get_by_text("Ana rolled", exact=False)).to_be_visible()
+    expect(shown_text(page, "Ana rolled", exact=False)).to_be_visible()
     status_before = str(_status(page).inner_text())
     _tab(page, "Save and load")
     page.locator("input[type=file]").first.set_input_files(str(path))
@@ -192,13 +192,13 @@ def test_two_browser_contexts_keep_separate_games_and_closing_one_leaves_the_oth
     _open(a, server)
     _open(b, server)
     _button(a, "Roll").click()
-    expect(a.get_by_text("Ana rolled", exact=False)).to_be_visible()
+    expect(shown_text(a, "Ana rolled", exact=False)).to_be_visible()
     settled(b)  # anything on its way to b has arrived
-    expect(b.get_by_text("Ana rolled", exact=False)).to_have_count(0)
+    expect(shown_text(b, "Ana rolled", exact=False)).to_have_count(0)
     expect(b.get_by_text("Round 1 (turn 1): Ana to play.")).to_be_visible()
     a.context.close()
     _button(b, "Roll").click()
-    expect(b.get_by_text("Ana rolled", exact=False)).to_be_visible()
+    expect(shown_text(b, "Ana rolled", exact=False)).to_be_visible()
 
 
 def test_pages_closed_while_the_play_tab_is_still_arriving_leave_no_error_on_the_server(tmp_path: Path, browser) -> None:  # type: ignore[no-untyped-def]
@@ -214,7 +214,7 @@ def test_pages_closed_while_the_play_tab_is_still_arriving_leave_no_error_on_the
         page = browser.new_page()
         _open(page, url)
         _button(page, "Roll").click()
-        expect(page.get_by_text("Ana rolled", exact=False)).to_be_visible()
+        expect(shown_text(page, "Ana rolled", exact=False)).to_be_visible()
         page.close()
     finally:
         proc.terminate()
@@ -230,7 +230,7 @@ def test_a_hostile_player_name_is_shown_as_text(server: str, page: Page, screens
     hostile = "<img src=x onerror=alert(1)>"
     _new_game(page, [hostile, "Ben"], ["person", "basic"], seed=4)
     _button(page, "Roll").click()
-    expect(page.get_by_text(f"{hostile} rolled", exact=False)).to_be_visible()
+    expect(shown_text(page, f"{hostile} rolled", exact=False)).to_be_visible()
     _tab(page, "Players")
     expect(page.get_by_text(hostile).first).to_be_visible()
     settled(page)  # the tab drawn whole: a script in the name would have run by now
@@ -313,7 +313,7 @@ def _two_seats(browser, server: str, screenshot_dir: Path) -> None:  # type: ign
     _button(b, "Don't buy").click()
     _button(b, "End turn").click()
     # the bot in seat 3 moves by itself; then it is Ana's turn again, on every device
-    expect(a.get_by_text("Cy rolled", exact=False)).to_be_visible(timeout=15_000)
+    expect(shown_text(a, "Cy rolled", exact=False)).to_be_visible(timeout=15_000)
     expect(c.get_by_text(re.compile(r"^Round 2 \(turn 4\): Ana"))).to_be_visible(timeout=15_000)
     # a reload keeps the game (read once Ben's page has caught up, with Ana, a person, to play)
     expect(b.get_by_text(re.compile(r"^Round 2 \(turn 4\): Ana"))).to_be_visible(timeout=15_000)

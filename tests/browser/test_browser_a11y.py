@@ -4,11 +4,12 @@ violation."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
 import pytest
-from pages import DEEP
+from pages import DEEP, shown_text
 from playwright.sync_api import Page, expect
 from test_browser import _button, _errors, _open, _tab
 
@@ -102,10 +103,10 @@ def test_the_tab_list_follows_the_tabs_pattern_and_a_turn_is_played_without_the_
     # a turn with Tab and Enter only: Roll; Ana lands on a station: Buy, Stay (no train); End turn
     assert _tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"].startswith("Roll"))["outline"] == "3px solid"
     page.keyboard.press("Enter")
-    expect(page.get_by_text("Ana rolled").first).to_be_visible()
+    expect(shown_text(page, "Ana rolled").first).to_be_visible()
     _tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"].startswith("Buy"))
     page.keyboard.press("Enter")
-    expect(page.get_by_text("Ana bought").first).to_be_visible()
+    expect(shown_text(page, "Ana bought").first).to_be_visible()
     _tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"] == "Stay")  # a station offers the train: she stays
     page.keyboard.press("Enter")
     _tab_to(page, lambda f: f["tag"] == "BUTTON" and f["text"].startswith("End turn"))
@@ -166,19 +167,51 @@ DRAWN = """(() => {
                                                              && e.shadowRoot.children.length > 0);
 })()"""
 
-#: The tabs besides Play that axe finds clean (English names).  Left: Probability (the strategy picker's chosen
-#: items carry an ARIA attribute their role does not allow), Rules (the grey of code samples), For teachers
-#: (unlabelled checkboxes in its tables).
-OTHER_TABS = ["Players", "Replay", "New game", "Save and load", "Invite", "My games"]
+#: Every tab besides Play (English names).
+OTHER_TABS = ["Players", "Probability", "Replay", "Rules", "New game", "For teachers", "Save and load", "Invite", "My games"]
 
 
-@pytest.mark.parametrize("name", OTHER_TABS)
-def test_axe_finds_no_serious_violation_on_the_other_tabs(server: str, page: Page, name: str) -> None:
+#: Each of them in the page's languages: English and Spanish, at 1600 x 1000 (the phone's pass is the Play tab's).
+TAB_PASSES = [("en", name) for name in OTHER_TABS] + [("es", name) for name in OTHER_TABS]
+
+
+@pytest.mark.parametrize(("lang", "name"), TAB_PASSES)
+def test_axe_finds_no_serious_violation_on_the_other_tabs(server: str, page: Page, lang: str, name: str) -> None:
+    from laspoly.ui.app import TABS
+    from laspoly.ui.i18n import tr
+
+    title = tr(next(tab.key for tab in TABS if tr(tab.key, "en") == name), lang)
     page.set_viewport_size({"width": 1600, "height": 1000})
     page.add_init_script(DEEP)
     _open(page, server)
-    _tab(page, name)
-    page.wait_for_function(f"lpDeep('.bk-tab.bk-active')[0].textContent.trim() === {name!r}")
+    if lang == "es":
+        page.get_by_role("button", name="Español").click()
+        expect(_button(page, "Tirar")).to_be_visible()
+    _tab(page, title)
+    page.wait_for_function(f"lpDeep('.bk-tab.bk-active')[0].textContent.trim() === {title!r}")
     page.wait_for_function(DRAWN)
     page.wait_for_function("lpDeep('.bk-spin-btn:not([aria-hidden])').length === 0")
     assert _axe(page) == []
+
+
+def test_after_a_roll_the_live_region_and_the_landed_fields_row_are_in_the_accessibility_tree(
+        server: str, page: Page) -> None:
+    errors = _errors(page)
+    page.set_viewport_size({"width": 1600, "height": 1000})
+    page.add_init_script(DEEP)
+    _open(page, server)
+    news = page.get_by_role("status", name="Last move")
+    table = page.get_by_role("table", name="The board, field by field")
+    expect(table.get_by_role("columnheader", name="Tokens")).to_be_attached()
+    _button(page, "Roll").click()
+    expect(news).to_have_text(re.compile(r"^Ana rolled \d and \d and landed on [^.,]+"))
+    landed = re.match(r"^Ana rolled \d and \d and landed on ([^.,]+)", news.text_content() or "")
+    assert landed is not None, repr(news.text_content())
+    field = landed.group(1)
+    # the region is a polite status whose words are in the accessibility tree; the field's row names Ana's token
+    expect(news).to_match_aria_snapshot(f'- status "Last move": /Ana rolled \\d and \\d and landed on {re.escape(field)}.*/')
+    row = table.get_by_role("row").filter(has=page.get_by_role("rowheader", name=field, exact=True))
+    expect(row).to_have_count(1)
+    expect(row.get_by_role("cell").last).to_have_text(re.compile(r"\bAna\b"))
+    assert "Ana" in row.aria_snapshot()
+    assert errors == []
