@@ -164,12 +164,40 @@ class ClosedConnectionFilter(logging.Filter):
         return True
 
 
+#: What asyncio says of a task's error that nothing awaited, as it starts its log line.
+UNRETRIEVED = "Task exception was never retrieved"
+#: One line for a write that found its page closed (said once per write, with no traceback).
+CLOSED_WRITE = "a page closed while the server was sending it an update; the update was dropped"
+
+
+class UnretrievedClosedWriteFilter(logging.Filter):
+    """asyncio's "Task exception was never retrieved" for a write to a closed websocket, as one line.
+
+    A page that closes while Panel's write queue sends it an update leaves that write's task failed with
+    :class:`tornado.websocket.WebSocketClosedError` (or the stream's :class:`StreamClosedError`), which
+    asyncio logs with a full traceback.  Nothing is wrong with the server: the update had nowhere to go.
+    The record becomes one warning line; any other unretrieved error keeps its traceback.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        if (str(record.msg).startswith(UNRETRIEVED) and exc is not None
+                and type(exc).__name__ in ("WebSocketClosedError", "StreamClosedError")):
+            record.msg, record.args, record.exc_info, record.exc_text = CLOSED_WRITE, None, None, None
+            record.levelno, record.levelname = logging.WARNING, "WARNING"
+        return True
+
+
 def quiet_closed_connection_warnings() -> None:
-    """Install :class:`ClosedConnectionFilter` on Bokeh's and Panel's loggers (once, however often called)."""
+    """Install :class:`ClosedConnectionFilter` on Bokeh's and Panel's loggers and :class:`UnretrievedClosedWriteFilter`
+    on asyncio's (once, however often called)."""
     for name in LOGGERS:
         logger = logging.getLogger(name)
         if not any(isinstance(f, ClosedConnectionFilter) for f in logger.filters):
             logger.addFilter(ClosedConnectionFilter())
+    asyncio_logger = logging.getLogger("asyncio")
+    if not any(isinstance(f, UnretrievedClosedWriteFilter) for f in asyncio_logger.filters):
+        asyncio_logger.addFilter(UnretrievedClosedWriteFilter())
 
 
 #: Full collections wait for this many collections of the middle generation (Python's default is 10).

@@ -189,20 +189,21 @@ class LiveRegion(ReactiveHTML):
     """A polite live region (``role=status``), visually hidden: a screen reader reads its text out when it changes.
 
     The region's element stays the same while its text changes (a pane drawn anew would be a new region, which
-    screen readers do not announce).  ``text`` is HTML: escape it first.
+    screen readers do not announce).  ``text`` is plain text, never HTML: a script sets it as the element's
+    ``textContent``, so a player's name such as ``<img src=x onerror=...>`` is read out as written and never
+    runs (an HTML child of the template would be parsed as HTML in the page).
     """
 
-    text = param.String(default="", doc="What to announce, escaped HTML.")
+    text = param.String(default="", doc="What to announce, as plain text.")
     label = param.String(default="", doc="The region's name in the page's language.")
 
-    #: The text goes straight into the region's element (not into a pane of its own, in a shadow root of its own).
-    _child_config: ClassVar[dict[str, str]] = {"text": "literal"}
-
     _template = (f'<div id="news" class="lp-board-news" role="status" aria-live="polite" aria-atomic="true" '
-                 f'style="{SR_ONLY}">${{text}}</div>')
+                 f'style="{SR_ONLY}"></div>')
 
-    # the name is set from a script: an attribute bound to a parameter would be read back from the page, as undefined
+    # text and name are set from scripts: an attribute bound to a parameter would be read back from the page as
+    # undefined, and text is set as text, never parsed as HTML
     _scripts: ClassVar[dict[str, str]] = {
-        "render": "news.setAttribute('aria-label', data.label)",
+        "render": "news.setAttribute('aria-label', data.label); news.textContent = data.text",
         "label": "news.setAttribute('aria-label', data.label)",
+        "text": "news.textContent = data.text",
     }

@@ -30,7 +30,7 @@ from laspoly.store import Store, StoreError, default_url, open_store
 from laspoly.ui.a11y import TAB_FOCUS_CSS, LiveRegion, PageAccessibility
 from laspoly.ui.board import BoardFigure
 from laspoly.ui.boardtext import announcement, board_table
-from laspoly.ui.common import BUTTON_CSS, LANGUAGES, PHONE, PHONE_SIDEWAYS, TabView, esc
+from laspoly.ui.common import BUTTON_CSS, LANGUAGES, PHONE, PHONE_SIDEWAYS, LiveHTML, TabView, assign, esc
 from laspoly.ui.common import is_served as _serving
 from laspoly.ui.comms import guard_comm_stdout
 from laspoly.ui.controls import ControlsView
@@ -139,7 +139,7 @@ class Dashboard(Viewer):
         m.param.watch(lambda e: setattr(self.lang, "value", e.new), "lang")
         m.param.watch(self._refresh_board, ["version", "lang", "odds", "odds_mode"])
         # the board for screen readers: its fields as a table and the last move read out, both visually hidden
-        self.board_text = pn.pane.HTML(margin=0, sizing_mode="stretch_width")
+        self.board_text = LiveHTML(margin=0, sizing_mode="stretch_width")  # a step sends only its new text
         self.board_news = LiveRegion(margin=0)
         self._refresh_board_text()
         m.param.watch(self._refresh_board_text, ["version", "lang"])
@@ -290,8 +290,8 @@ class Dashboard(Viewer):
     def _refresh_board_text(self, *_: Any) -> None:
         """The board's text alternative follows the game and the page's language."""
         g, lang = self.model.game, self.model.lang
-        self.board_text.object = board_table(g, lang)
-        self.board_news.param.update(text=esc(announcement(g, lang)), label=esc(tr("boardtext.news", lang)))
+        assign(self.board_text, object=board_table(g, lang))
+        self.board_news.param.update(text=announcement(g, lang), label=tr("boardtext.news", lang))  # plain text: set as text
 
     def _show_tab(self, *_: Any) -> None:
         active = self.tabs.active

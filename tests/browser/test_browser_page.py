@@ -131,16 +131,20 @@ def test_keys_r_e_and_n_roll_end_the_turn_and_move_the_bots_but_not_while_typing
 
 def test_the_cards_below_the_buttons_hold_still_as_the_turn_goes_on(server: str, page: Page) -> None:
     """The reasons, the message and the decisions that come and go keep their room, so the Build card does not jump."""
+    from test_browser import _new_game
+
     _open(page, server)
+    # Ana rolls 1-2 onto a street she declines, ends her turn, and Next plays Ben's (a bot's) turn
+    _new_game(page, ["Ana", "Ben"], ["person", "basic"], seed=4, dice="1-2 3-4 2-3")
     card = page.locator(".card-header", has_text="Build, sell, mortgage").first
     expect(card).to_be_visible()
     places = [card.bounding_box()["y"]]  # type: ignore[index]
     _prepare(page)
-    for name in ("Roll", "Don't buy", "End turn", "Roll", "Don't buy", "End turn", "Next"):  # Next: a bot's turn
-        if _button(page, name).is_visible() and _button(page, name).is_enabled():
-            before = page.evaluate(DEEP_TEXT)
-            _button(page, name).click()
-            answered(page, before)
-            settled(page, DEEP_TEXT)
-            places.append(card.bounding_box()["y"])  # type: ignore[index]
-    assert len(places) >= 4 and max(places) - min(places) < 1, places
+    for name in ("Roll", "Don't buy", "End turn", "Next"):
+        expect(_button(page, name)).to_be_enabled()
+        before = page.evaluate(DEEP_TEXT)
+        _button(page, name).click()
+        answered(page, before)
+        settled(page, DEEP_TEXT)
+        places.append(card.bounding_box()["y"])  # type: ignore[index]
+    assert len(places) == 5 and max(places) - min(places) < 1, places

@@ -179,3 +179,24 @@ def test_closed_sessions_whose_timers_ran_leave_no_game_model_behind_on_a_real_s
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["models"] == 3 and report["steps"] >= 3, report
     assert report["alive"] == 0 and report["open"] == 0, report
+
+
+def test_a_write_to_a_closed_page_that_nothing_awaited_is_one_warning_line_and_other_errors_keep_their_traceback() -> None:
+    import sys
+
+    from tornado.websocket import WebSocketClosedError
+
+    from laspoly.serving import CLOSED_WRITE, UnretrievedClosedWriteFilter
+
+    def record(exc: BaseException) -> logging.LogRecord:
+        try:
+            raise exc
+        except BaseException:
+            info = sys.exc_info()
+        return logging.LogRecord("asyncio", logging.ERROR, "tasks.py", 1, "Task exception was never retrieved\nfuture: %s",
+                                 ("<Task>",), info)
+
+    closed, other = record(WebSocketClosedError()), record(ValueError("a real bug"))
+    assert UnretrievedClosedWriteFilter().filter(closed) and UnretrievedClosedWriteFilter().filter(other)
+    assert closed.getMessage() == CLOSED_WRITE and closed.exc_info is None and closed.levelno == logging.WARNING
+    assert other.exc_info is not None and other.levelno == logging.ERROR
