@@ -131,10 +131,10 @@ def test_next_is_off_while_a_person_must_decide_and_says_why_in_both_languages()
     """Next moves the bots: on a person's move it would do nothing, so it is never on only to do nothing."""
     m = _model()
     v = play_view(m)
-    assert not v.controls["next"].enabled and _reasons(v)["Next"] == "Next moves the bots: it is Ana's decision now"
+    assert not v.controls["next"].enabled and _reasons(v)["Next"] == "it moves only the bots, and it is Ana's decision now"
     assert v.controls["run_end"].enabled  # Run to end plays every seat, people's too
     m.lang = "es"
-    assert _reasons(play_view(m))["Siguiente"] == "Siguiente mueve a los bots: ahora decide Ana"
+    assert _reasons(play_view(m))["Siguiente"] == "solo mueve a los bots, y ahora decide Ana"
 
 
 def test_a_spectator_watches_with_every_control_off(tmp_path: Path) -> None:
