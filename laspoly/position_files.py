@@ -71,7 +71,7 @@ def demonstration_ids() -> tuple[str, ...]:
 def _demonstration_file(demo_id: str) -> str:
     for p in _shipped().iterdir():
         if p.name.endswith(f"_{demo_id}.json"):
-            return p.read_text(encoding="utf-8")
+            return str(p.read_text(encoding="utf-8"))
     raise PositionError(f"no demonstration {demo_id!r}; the demonstrations are: {', '.join(demonstration_ids())}")
 
 

@@ -149,7 +149,6 @@ class Store:
     @contextmanager
     def _tx(self, write: bool = True) -> Iterator[Any]:  # pragma: no cover - abstract
         raise NotImplementedError
-        yield
 
     def _is_conflict(self, exc: Exception) -> bool:  # pragma: no cover - abstract
         raise NotImplementedError

@@ -143,7 +143,7 @@ class GameModel(param.Parameterized):
     """One game, the table it is played at, and what the dashboard shows of it."""
 
     version = param.Integer(default=0, doc="Bumped after every change of the game; views redraw on it.")
-    lang = param.Selector(default="en", objects=["en", "es"], doc="Language of the whole page: words, names, cards and the log.")
+    lang: param.Selector[str] = param.Selector(default="en", objects=["en", "es"], doc="Language of the whole page: words, names, cards and the log.")
     message = param.String(default="", doc="The last error or notice for the person at the screen.")
     autoplay = param.Boolean(default=False, doc="Bots play on by themselves until a person must decide.")
     speed = param.Number(default=1.0, bounds=(0.5, 20.0),
@@ -153,7 +153,7 @@ class GameModel(param.Parameterized):
     deadline = param.Number(default=None, allow_None=True, doc="Epoch seconds at which a class-period game stops (L20).")
     navigate = param.String(default="", doc="A query string the page should move to (a game opened in a new room).")
     odds = param.Boolean(default=False, doc="Lesson mode: live odds on the board and the stakes of each decision in numbers.")
-    odds_mode = param.Selector(default="roll", objects=["roll", "turn", "long_run"],
+    odds_mode: param.Selector[str] = param.Selector(default="roll", objects=["roll", "turn", "long_run"],
                                doc="What the board's overlay shows: this roll, this turn or the long run.")
     predict = param.Boolean(default=False, doc="Predict, then roll: a person types a guess of the total before each roll.")
     guess = param.Integer(default=None, allow_None=True, bounds=(2, 12), doc="The guess typed for the next roll of a person.")
