@@ -46,8 +46,23 @@ from laspoly.record import replay
 from laspoly.roomlog import undo_keep
 from laspoly.store import ClassRecord, Store, StoreError, token
 
-__all__ = ["ClassData", "ClassRecord", "NewClass", "RoomSummary", "TeacherKeyThrottle", "check_class_name", "check_code",
-           "class_names", "create_class", "find_class", "is_class_watch", "open_class", "student_link", "teacher_link", "watch_token"]
+__all__ = [
+    "ClassData",
+    "ClassRecord",
+    "ClassRoom",
+    "NewClass",
+    "TeacherKeyThrottle",
+    "check_class_name",
+    "check_code",
+    "class_names",
+    "create_class",
+    "find_class",
+    "is_class_watch",
+    "open_class",
+    "student_link",
+    "teacher_link",
+    "watch_token",
+]
 
 log = logging.getLogger("laspoly.classes")
 
@@ -209,7 +224,7 @@ def open_class(store: Store, code: str, teacher_key: str, client: str = "", thro
 
 
 @dataclass
-class RoomSummary:
+class ClassRoom:
     """One room of the class as the teacher's page lists it."""
 
     room_id: str
@@ -295,7 +310,7 @@ class ClassData:
                 log.exception("a class room could not be read")
         self.rooms = kept  # rooms pushed out by newer ones are let go
 
-    def summaries(self, start: int = 0, count: int | None = None) -> list[RoomSummary]:
+    def summaries(self, start: int = 0, count: int | None = None) -> list[ClassRoom]:
         """The followed rooms, newest first (``count`` of them from ``start``): players, round, leader by net worth
         (the winner once over), last activity and a watch link."""
         out = []
@@ -304,7 +319,7 @@ class ClassData:
             f = self.rooms[room_id]
             g = f.game
             lead = g.winner if g.is_over and g.winner >= 0 else (g.standings()[0][0] if g.active_players else 0)
-            out.append(RoomSummary(room_id, [p.name for p in g.players], g.preset.id, g.round, g.players[lead].name,
+            out.append(ClassRoom(room_id, [p.name for p in g.players], g.preset.id, g.round, g.players[lead].name,
                                    g.is_over, len(g.history), f.last_activity, f.watch))
         return out
 

@@ -58,6 +58,19 @@ def played_actions(entries: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return actions
 
 
+def played_count(entries: int, last_undo: tuple[int, Any] | None) -> int:
+    """How many actions a game stands on, from its log's number of ``entries`` and its last undo entry (index, entry).
+
+    An undo entry keeps the first ``keep`` actions of the game as it stood, so the game stands on
+    those and every entry after it (all actions, as it is the last undo).
+    """
+    if last_undo is None:
+        return entries
+    index, entry = last_undo
+    keep = undo_keep(entry, index)  # a log's undo entry keeps at most the entries before it
+    return entries if keep is None else keep + entries - index - 1
+
+
 def replay_log(setup: dict[str, Any], entries: Iterable[dict[str, Any]]) -> Game:
     """The game a room's stored log gives: its setup, then its actions with the undone ones left out."""
     return replay(setup, played_actions(entries))

@@ -37,9 +37,9 @@ from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
 from laspoly.predict import Guess
-from laspoly.roomlog import catch_up, replay_log, undo_entry
+from laspoly.roomlog import catch_up, played_count, replay_log, undo_entry
 from laspoly.store import Room, Seat, Store, StoreError, digest, token
-from laspoly.table import PERSON, Refused, RoomSummary, check_seat, first_person, seat_bots, take_back
+from laspoly.table import PERSON, OwnedGame, Refused, check_seat, first_person, seat_bots, take_back
 
 log = logging.getLogger("laspoly.rooms")
 
@@ -353,12 +353,14 @@ class RoomTable:
         out["spectator"] = f"?room={self.room_id}&view={seat_token(self.owner_key, self.room_id, 'view')}"
         return out
 
-    def my_games(self) -> list[RoomSummary] | None:
+    def my_games(self) -> list[OwnedGame] | None:
         """The games opened with this browser's owner key, newest first (at most 50)."""
         if self.owner_key is None:
             return None
-        return [RoomSummary(room_id, created, count, owner_link(self.owner_key, room_id), room_id == self.room_id)
-                for room_id, created, count in self.store.rooms_of(self.owner_key)[:50]]
+        undone = self.store.last_undo_entries(self.owner_key)
+        return [OwnedGame(room_id, created, played_count(entries, undone.get(room_id)),
+                          owner_link(self.owner_key, room_id), room_id == self.room_id)
+                for room_id, created, entries in self.store.rooms_of(self.owner_key)[:50]]
 
     def delete_game(self, room_id: str) -> bool:
         """Delete one of the owner's other games (never the one on this screen)."""

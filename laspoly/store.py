@@ -197,11 +197,23 @@ class Store:
         return Room(row[0], row[1], row[2], row[3], json.loads(row[4]), seats, row[6])
 
     def rooms_of(self, owner_key: str) -> list[tuple[str, float, int]]:
-        """The owner's rooms: (id, created, actions), newest first."""
+        """The owner's rooms: (id, created, entries of its log), newest first."""
         with self._tx(write=False) as cur:
             cur.execute(self._q("SELECT r.id, r.created, (SELECT COUNT(*) FROM actions a WHERE a.room_id = r.id) "
                                 "FROM rooms r WHERE r.owner_hash = ? ORDER BY r.created DESC"), (digest(owner_key),))
             return [(r[0], r[1], int(r[2])) for r in cur.fetchall()]
+
+    def last_undo_entries(self, owner_key: str) -> dict[str, tuple[int, Any]]:
+        """For each of the owner's rooms whose log has an undo entry, the last one: room id -> (index, entry).
+
+        The undo entries are the ones :mod:`laspoly.roomlog` writes, ``{"type": "undo", ...}``; the caller
+        checks each one it is given (:func:`laspoly.roomlog.undo_keep`).
+        """
+        with self._tx(write=False) as cur:
+            cur.execute(self._q("SELECT a.room_id, a.idx, a.action FROM actions a JOIN rooms r ON r.id = a.room_id "
+                                "WHERE r.owner_hash = ? AND a.action LIKE ? ORDER BY a.room_id, a.idx"),
+                        (digest(owner_key), '{"type": "undo"%'))
+            return {r[0]: (int(r[1]), json.loads(r[2])) for r in cur.fetchall()}
 
     def delete_room(self, room_id: str, owner_key: str) -> bool:
         """Delete a room and its log (only its owner may)."""

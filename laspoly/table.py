@@ -65,12 +65,12 @@ def seat_bots(seats: Sequence[str], seed: int) -> list[Bot | None]:
 
 
 @dataclass(frozen=True)
-class RoomSummary:
+class OwnedGame:
     """One of an owner's stored games, for "My games"."""
 
     room_id: str
     created: float
-    actions: int
+    actions: int  # the decisions the game stands on: a decision taken back is not counted
     query: str  # the owner's link to it, as a query string
     here: bool  # the game on this screen
 
@@ -123,7 +123,7 @@ class Table(Protocol):
     def links(self) -> dict[str, str]:
         """Query strings of each seat's and the spectator's link (empty where there are none to show)."""
 
-    def my_games(self) -> list[RoomSummary] | None:
+    def my_games(self) -> list[OwnedGame] | None:
         """The stored games of this browser's owner key, newest first; None without a key."""
 
     def delete_game(self, room_id: str) -> bool:
@@ -213,7 +213,7 @@ class LocalTable:
         """A game on one screen has no links."""
         return {}
 
-    def my_games(self) -> list[RoomSummary] | None:
+    def my_games(self) -> list[OwnedGame] | None:
         """A game on one screen is not stored."""
         return None
 

@@ -41,7 +41,7 @@ from laspoly.predict import Guess
 from laspoly.record import MAX_ACTIONS, TooManyActions, game_from_json, game_to_dict, new_game_from_setup
 from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
-from laspoly.table import LocalTable, Refused, RoomSummary, Table, check_seat, default_seats
+from laspoly.table import LocalTable, OwnedGame, Refused, Table, check_seat, default_seats
 from laspoly.ui.i18n import tr, trn
 
 log = logging.getLogger("laspoly.ui")
@@ -552,7 +552,7 @@ class GameModel(param.Parameterized):
             self._say(str(exc))
             return None
 
-    def my_games(self) -> list[RoomSummary] | None:
+    def my_games(self) -> list[OwnedGame] | None:
         """The games started with this browser's key, newest first; None when it has no key."""
         return self.table.my_games()
 

@@ -156,3 +156,16 @@ def test_a_log_without_undo_entries_replays_as_before_and_a_forged_undo_entry_is
             played_actions([*entries, forged])
         with pytest.raises(SaveFileError):
             catch_up(replay(game.setup, entries), [forged])
+
+
+def test_my_games_counts_the_decisions_a_game_stands_on_not_its_undo_entries(store: Store) -> None:
+    ana = _room(store)
+    assert ana.act(A.Roll(0)) and ana.act(A.Buy(0)) and ana.undo()
+    assert ana.act(A.DeclineBuy(0))  # entries: Roll, Buy, undo (keeps 1), DeclineBuy: the game stands on 2
+    room_id = ana.table.room_id  # type: ignore[attr-defined]
+    assert len(store.actions(room_id)) == 4
+    (mine,) = [g for g in ana.my_games() or [] if g.room_id == room_id]
+    assert mine.actions == len(ana.game.history)
+    assert ana.undo()  # an undo as the last entry: the game stands on what it kept
+    (mine,) = [g for g in ana.my_games() or [] if g.room_id == room_id]
+    assert mine.actions == len(ana.game.history)

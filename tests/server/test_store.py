@@ -63,6 +63,17 @@ def test_my_games_lists_deletes_only_for_the_owner(store: Store) -> None:
     assert store.delete_room(a.id, "mine") and store.rooms_of("mine") == []
 
 
+def test_the_last_undo_entry_of_each_of_an_owners_rooms_is_found(store: Store) -> None:
+    a = store.create_room(SETUP, ["person", "basic"], "mine").room
+    b = store.create_room(SETUP, ["person", "basic"], "mine").room
+    store.create_room(SETUP, ["person", "basic"], "theirs")
+    store.append_many(a.id, [{"type": "Roll", "player": 0}, {"type": "undo", "keep": 0},
+                             {"type": "Roll", "player": 0}, {"type": "undo", "keep": 1}, {"type": "EndTurn", "player": 0}])
+    store.append(b.id, 0, {"type": "Roll", "player": 0})
+    assert store.last_undo_entries("mine") == {a.id: (3, {"type": "undo", "keep": 1})}
+    assert store.last_undo_entries("theirs") == {}
+
+
 def test_refusals_are_logged(store: Store) -> None:
     room = store.create_room(SETUP, ["person", "basic"], "k").room
     store.refuse(room.id, "wrong or forged token")
