@@ -87,9 +87,9 @@ def name_list(text: str) -> list[str]:
 
 def bot_list(text: str) -> list[str]:
     """An argparse type: comma-separated bot temperaments (one game seats them all, so 2 to 8)."""
-    from laspoly.bots.registry import TEMPERAMENTS
+    from laspoly.bots.registry import TEMPERAMENTS, canonical_bot
 
-    bots = [part.strip() for part in text.split(",")]
+    bots = [canonical_bot(part.strip()) for part in text.split(",")]
     unknown = [b for b in bots if b not in TEMPERAMENTS]
     if unknown:
         raise argparse.ArgumentTypeError(f"unknown bot {unknown[0]!r}; bots are: {', '.join(TEMPERAMENTS)}")

@@ -32,6 +32,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from laspoly.bots.registry import canonical_bot
 from laspoly.classes import NewClass, create_class, is_class_watch
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
@@ -202,7 +203,7 @@ class RoomTable:
         self.logged = len(self.game.history)
 
     def _take_seats(self, room: Room) -> None:
-        self.seats = [s.kind for s in room.seats]
+        self.seats = [canonical_bot(s.kind) for s in room.seats]
         self.joined = [s.joined for s in room.seats]
         self.bots = seat_bots(self.seats, self.game.setup["seed"])
 
@@ -281,7 +282,7 @@ class RoomTable:
             entries = self.store.actions(self.room_id)
             self.game, self.logged = replay_log(self.store.room(self.room_id).setup, entries), len(entries)
         room = self.store.room(self.room_id)
-        seated = [s.kind for s in room.seats] != self.seats or [s.joined for s in room.seats] != self.joined
+        seated = [canonical_bot(s.kind) for s in room.seats] != self.seats or [s.joined for s in room.seats] != self.joined
         if seated:
             self._take_seats(room)
         return bool(stored) or seated

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
 from laspoly.bots.basic import Bot
-from laspoly.bots.registry import DEFAULT_OPPONENT, TEMPERAMENTS, make_bot
+from laspoly.bots.registry import DEFAULT_OPPONENT, TEMPERAMENTS, canonical_bot, make_bot
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
@@ -43,14 +43,15 @@ class Refused(LaspolyError):
 
 
 def check_seat(kind: str) -> str:
-    """A seat is a person or one of the bots; anything else is refused with the choices."""
+    """A seat is a person or one of the bots (by its current name); anything else is refused with the choices."""
+    kind = canonical_bot(kind)
     if kind not in SEAT_CHOICES:
         raise LaspolyError(f"a seat is a person or one of the bots: {', '.join(TEMPERAMENTS)}")
     return kind
 
 
 def default_seats(players: int) -> list[str]:
-    """A person in the first seat and the table bot (:data:`DEFAULT_OPPONENT`) in the others."""
+    """A person in the first seat and the dashboard's default opponent (:data:`DEFAULT_OPPONENT`) in the others."""
     return [PERSON] + [DEFAULT_OPPONENT] * (players - 1)
 
 

@@ -3,7 +3,7 @@
     python tools/pin_trading_digests.py [--check]
 
 The games of ``tools/pin_game_digests.py`` are played by bots that price nothing. These are played by the
-trading temperaments (``dealer``, ``shark``, ``table``, ``hotelier``, ``industrialist``, with a basic and a
+trading temperaments (``dealer``, ``shark``, ``companion``, ``hotelier``, ``industrialist``, with a basic and a
 greedy bot among them): :data:`GAMES` four-player games per preset, seeds 0 to ``GAMES - 1``, one line-up
 of :data:`LINEUPS` per seed in turn. Each is pinned as the other fixture pins its games (the final
 state's digest, a hash of the events and of the actions, the player-turns), so that a change to how a
@@ -37,9 +37,9 @@ MAX_ROUNDS = 300
 #: The seats of game ``seed``: ``LINEUPS[seed % len(LINEUPS)]``; the first is the default of a simulation.
 LINEUPS: tuple[tuple[str, ...], ...] = (
     ("dealer", "dealer", "dealer", "dealer"),
-    ("dealer", "shark", "table", "hotelier"),
+    ("dealer", "shark", "companion", "hotelier"),
     ("industrialist", "dealer", "basic", "shark"),
-    ("table", "greedy", "dealer", "hotelier"),
+    ("companion", "greedy", "dealer", "hotelier"),
 )
 
 

@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from laspoly.analysis.simulate import GameRecord, Spec, play_many
-from laspoly.bots.registry import TEMPERAMENTS
+from laspoly.bots.registry import TEMPERAMENTS, canonical_bot
 from laspoly.engine.state import MAX_PLAYERS
 from laspoly.errors import LaspolyError
 
@@ -73,7 +73,7 @@ def check_lab_request(games: Any, bots: Sequence[Any]) -> tuple[int, tuple[str, 
     """
     if isinstance(games, bool) or not isinstance(games, int) or not LAB_MIN_GAMES <= games <= LAB_MAX_GAMES:
         raise LabRequestError(f"the lab plays {LAB_MIN_GAMES} to {LAB_MAX_GAMES} games at a time, not {games!r:.40}")
-    names = tuple(bots)
+    names = tuple(canonical_bot(b) if isinstance(b, str) else b for b in bots)
     unknown = [b for b in names if not isinstance(b, str) or b not in TEMPERAMENTS]
     if unknown:
         raise LabRequestError(f"unknown bots for the lab: {', '.join(repr(b)[:40] for b in unknown[:3])}")

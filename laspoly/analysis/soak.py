@@ -21,7 +21,7 @@ from laspoly.engine.game import Player
 from laspoly.engine.invariants import problems
 from laspoly.rules.presets import preset_names
 
-TEMPERAMENT_MIX = ("basic", "greedy", "cautious", "hotel", "factory", "trader", "random", "dealer", "shark", "table")
+TEMPERAMENT_MIX = ("basic", "greedy", "cautious", "hotel", "factory", "trader", "random", "dealer", "shark", "companion")
 
 
 class _LeakySalary(CheckedGame):

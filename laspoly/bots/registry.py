@@ -14,7 +14,7 @@ from laspoly.bots.basic import BasicBot, Bot, RandomBot
 from laspoly.bots.trader import TradingBot
 from laspoly.bots.valuation import Appraiser
 
-__all__ = ["DEFAULT_BOT", "DEFAULT_OPPONENT", "TEMPERAMENTS", "make_bot"]
+__all__ = ["DEFAULT_BOT", "DEFAULT_OPPONENT", "RENAMED", "TEMPERAMENTS", "canonical_bot", "make_bot"]
 
 
 #: The named temperaments, for tournaments and the command line.
@@ -28,7 +28,7 @@ TEMPERAMENTS: dict[str, str] = {
     "trader": "offers 1.6x the price for the street that completes a colour group",
     "dealer": "trades by the worth of its position (cash, properties, groups near completion, expected rent), bids up to it",
     "shark": "a dealer that keeps a 50 reserve, counts rent over a longer horizon and leaves the other side less of a trade's gain",
-    "table": "a dealer with a person's pace and habits: thinks before each move, wants a clear gain, makes one fair offer a turn",
+    "companion": "a dealer with a person's pace and habits: thinks before each move, wants a clear gain, makes one fair offer a turn",
     "hotelier": "a dealer that builds houses and hotels, never factories, down to a 50 reserve",
     "industrialist": "a dealer that builds factories, never houses or hotels, down to a 50 reserve",
 }
@@ -36,7 +36,14 @@ TEMPERAMENTS: dict[str, str] = {
 #: The bot that plays a seat nobody chose: simulations, ``laspoly play``, the runner.
 DEFAULT_BOT = "dealer"
 #: The dashboard's default opponent.
-DEFAULT_OPPONENT = "table"
+DEFAULT_OPPONENT = "companion"
+#: Former names of temperaments, still read from saved games, stored rooms and command lines.
+RENAMED: dict[str, str] = {"table": "companion"}
+
+
+def canonical_bot(name: str) -> str:
+    """A temperament's current name (:data:`RENAMED`); any other name, a person's seat included, as it is."""
+    return RENAMED.get(name, name)
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
@@ -51,10 +58,11 @@ def make_bot(name: str, seed: int = 0) -> Bot:
         "trader": lambda: BasicBot(reserve=150, trade=True),
         "dealer": lambda: _trading("dealer"),
         "shark": lambda: _trading("shark"),
-        "table": lambda: _trading("table"),
+        "companion": lambda: _trading("companion"),
         "hotelier": lambda: _trading("hotelier"),
         "industrialist": lambda: _trading("industrialist"),
     }
+    name = canonical_bot(name)
     if name not in makers:
         raise ValueError(f"unknown bot {name!r}; bots are: {', '.join(makers)}")
     bot = makers[name]()
@@ -66,7 +74,7 @@ def _trading(name: str) -> Bot:
     """A trading temperament: a :class:`TradingBot` with its settings."""
     if name == "shark":
         return TradingBot(reserve=50, appraiser=Appraiser(horizon=16, reserve=50), share=0.25)
-    if name == "table":
+    if name == "companion":
         return TradingBot(reserve=200, jail="leave", accept_above=40, offers_per_turn=1, share=0.5, think_seconds=1.2)
     if name in ("hotelier", "industrialist"):
         return TradingBot(reserve=50, prefer="houses" if name == "hotelier" else "factories")

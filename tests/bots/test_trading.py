@@ -11,7 +11,7 @@ from laspoly import Game
 from laspoly.analysis.simulate import simulate, tournament
 from laspoly.analysis.trades import trade_outcomes
 from laspoly.bots.basic import BasicBot
-from laspoly.bots.registry import DEFAULT_BOT, DEFAULT_OPPONENT, make_bot
+from laspoly.bots.registry import DEFAULT_BOT, DEFAULT_OPPONENT, TEMPERAMENTS, make_bot
 from laspoly.bots.runner import play_bot_turns, play_game
 from laspoly.bots.trader import TradingBot
 from laspoly.bots.valuation import Appraiser
@@ -19,7 +19,7 @@ from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.observation import Observation
 
-TRADING = ("dealer", "shark", "table")
+TRADING = ("dealer", "shark", "companion")
 
 
 def _fremont_and_gulch_split(players: int = 3) -> Game:
@@ -145,11 +145,21 @@ def test_a_trading_temperament_is_significantly_stronger_than_the_plain_bot() ->
     assert any(p < 0.05 and rates[name] > rates["basic"] for name, p in against_basic.items()), (rates, against_basic)
 
 
-def test_the_defaults_are_trading_bots_and_the_table_bot_paces_like_a_person() -> None:
+def test_the_defaults_are_trading_bots_and_the_companion_paces_like_a_person() -> None:
     assert isinstance(make_bot(DEFAULT_BOT), TradingBot)
-    table = make_bot(DEFAULT_OPPONENT)
-    assert isinstance(table, TradingBot) and table.think_seconds > 0
+    companion = make_bot(DEFAULT_OPPONENT)
+    assert DEFAULT_OPPONENT == "companion" and isinstance(companion, TradingBot) and companion.think_seconds > 0
     assert make_bot(DEFAULT_BOT).think_seconds == 0  # type: ignore[attr-defined]
+
+
+def test_the_companions_former_name_still_reads_from_saves_rooms_and_command_lines() -> None:
+    from laspoly.cli_args import bot_list
+    from laspoly.table import check_seat
+
+    former = make_bot("table", seed=3)
+    assert former.name == "companion" and vars(former) == vars(make_bot("companion", seed=3))
+    assert check_seat("table") == "companion" and bot_list("table,dealer") == ["companion", "dealer"]
+    assert "table" not in TEMPERAMENTS  # "table" names the seat policy (laspoly.table), not a bot
 
 
 def test_the_worth_counts_a_complete_group_above_its_halves() -> None:

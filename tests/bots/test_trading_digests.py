@@ -2,7 +2,7 @@
 
 ``tests/fixtures/trading_digests.json`` (written by ``tools/pin_trading_digests.py``, first by the trading
 bots of the release before their appraisal was kept between decisions) holds 50 four-player games per
-preset played by ``dealer``, ``shark``, ``table``, ``hotelier`` and ``industrialist`` bots. A change that makes
+preset played by ``dealer``, ``shark``, ``companion``, ``hotelier`` and ``industrialist`` bots. A change that makes
 the trading bots cheaper must leave every one of them as it was.
 """
 
@@ -23,7 +23,7 @@ def test_the_fixture_covers_every_preset_and_every_trading_temperament() -> None
     tool = load_tool("pin_trading_digests")
     assert set(PINNED["presets"]) == set(PRESETS) and all(len(PINNED["presets"][p]) == PINNED["games"] == 50 for p in PRESETS)
     assert PINNED["lineups"] == [list(s) for s in tool.LINEUPS] and PINNED["max_rounds"] == tool.MAX_ROUNDS
-    assert {"dealer", "shark", "table", "hotelier", "industrialist"} <= {name for seats in tool.LINEUPS for name in seats}
+    assert {"dealer", "shark", "companion", "hotelier", "industrialist"} <= {name for seats in tool.LINEUPS for name in seats}
 
 
 @pytest.mark.parametrize("preset", PRESETS)

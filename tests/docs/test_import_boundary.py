@@ -38,7 +38,7 @@ def test_importing_the_bots_loads_no_numerical_library_until_a_trade_is_weighed(
     """The trading bots import the movement chain (and numpy with it) only when they first price a trade."""
     code = (
         "import sys, laspoly.bots.registry as r\n"
-        "r.make_bot('dealer'); r.make_bot('table')\n"
+        "r.make_bot('dealer'); r.make_bot('companion')\n"
         "print('numpy' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

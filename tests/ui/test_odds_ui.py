@@ -113,7 +113,7 @@ def test_the_lesson_switch_colours_the_board_and_heads_each_tooltip_with_its_cha
 def test_autoplay_defaults_to_one_turn_a_second_and_run_to_end_says_how_many_turns_it_played() -> None:
     m = GameModel()
     assert m.speed == 1.0
-    assert m.new_game(["Ana", "Ben", "Cy"], ["basic", "dealer", "table"], seed=5, max_rounds=300)
+    assert m.new_game(["Ana", "Ben", "Cy"], ["basic", "dealer", "companion"], seed=5, max_rounds=300)
     m.advance(to_end=True)
     assert m.game.is_over and m.message == f"Run to end played {m.game.turns} turns."
 
