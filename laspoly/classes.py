@@ -41,10 +41,10 @@ from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.engine.registry import action_from_dict
 from laspoly.engine.state import clean_name, name_key
-from laspoly.errors import LaspolyError
+from laspoly.errors import LaspolyError, StoreError
 from laspoly.record import replay
 from laspoly.roomlog import undo_keep
-from laspoly.store import ClassRecord, Store, StoreError, token
+from laspoly.store import ClassRecord, Store, token
 
 __all__ = [
     "ClassData",

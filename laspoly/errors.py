@@ -43,5 +43,9 @@ class SaveFileError(LaspolyError):
     """A save file that is corrupt, truncated, foreign, oversized or does not replay."""
 
 
+class StoreError(LaspolyError):
+    """A database that cannot be opened or used, or a room that does not exist."""
+
+
 class PositionError(SaveFileError):
     """A position that is malformed, oversized or impossible under its rules; the message lists every problem."""

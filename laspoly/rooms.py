@@ -27,22 +27,35 @@ from __future__ import annotations
 import hashlib
 import hmac
 import logging
+import os
 import re
 import time
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from laspoly.bots.registry import canonical_bot
 from laspoly.classes import NewClass, create_class, is_class_watch
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
-from laspoly.errors import LaspolyError
+from laspoly.errors import LaspolyError, StoreError
 from laspoly.predict import Guess
 from laspoly.roomlog import catch_up, played_count, replay_log, undo_entry
-from laspoly.store import Room, Seat, Store, StoreError, digest, token
+from laspoly.store import Room, Seat, Store, default_url, digest, open_store, token
 from laspoly.table import PERSON, OwnedGame, Refused, check_seat, first_person, seat_bots, take_back
 
 log = logging.getLogger("laspoly.rooms")
+
+
+def server_store(db_url: str | None = None) -> Store:
+    """The server's store: ``db_url``, else ``$LASPOLY_DB``, else the default SQLite file; one per URL and process."""
+    return _shared_store(db_url or os.environ.get("LASPOLY_DB") or default_url())
+
+
+@lru_cache(maxsize=8)
+def _shared_store(url: str) -> Store:
+    """One store per database URL and process (its connections are per thread inside it)."""
+    return open_store(url)
 
 
 def seat_token(owner_key: str, room_id: str, seat: int | str) -> str:

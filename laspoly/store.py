@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from laspoly.errors import LaspolyError
+from laspoly.errors import StoreError
 from laspoly.predict import Guess
 
 SCHEMA = [
@@ -51,10 +51,6 @@ SCHEMA = [
         room_id TEXT NOT NULL, idx INTEGER NOT NULL, player INTEGER NOT NULL, guess INTEGER NOT NULL,
         total INTEGER NOT NULL, PRIMARY KEY (room_id, idx))""",
 ]
-
-
-class StoreError(LaspolyError):
-    """A database that cannot be opened or used, or a room that does not exist."""
 
 
 def token() -> str:

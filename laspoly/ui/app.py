@@ -10,10 +10,8 @@ from __future__ import annotations
 import functools
 import logging
 import math
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import panel as pn
@@ -22,11 +20,10 @@ from bokeh.models import TabPanel
 from panel.viewable import Viewer
 
 from laspoly.classes import ClassData, find_class, open_class
-from laspoly.errors import SetupError
+from laspoly.errors import SetupError, StoreError
 from laspoly.joining import join_class
 from laspoly.limits import CLASS_JOINS, SESSIONS, client_limited
-from laspoly.rooms import join_room, new_owner_key, open_room, owner_link, unplayed_page
-from laspoly.store import Store, StoreError, default_url, open_store
+from laspoly.rooms import join_room, new_owner_key, open_room, owner_link, server_store, unplayed_page
 from laspoly.ui.a11y import TAB_FOCUS_CSS, LiveRegion, PageAccessibility
 from laspoly.ui.board import BoardFigure
 from laspoly.ui.boardtext import announcement, board_table
@@ -343,12 +340,6 @@ for _tab in TABS[1:]:  # every tab but Play has its view as an attribute of the 
     setattr(Dashboard, _tab.name, _tab_view(_tab.name))
 
 
-@lru_cache(maxsize=8)
-def shared_store(url: str) -> Store:
-    """One store per database URL and process (connections are per thread inside it)."""
-    return open_store(url)
-
-
 def _arg(name: str) -> str:
     values = (pn.state.session_args or {}).get(name) or [b""]
     return values[0].decode("utf-8", "replace")[:100]
@@ -459,7 +450,7 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     refused = over_rate_limit()  # before anything is stored
     if refused is not None:
         return refused
-    store = shared_store(db_url or os.environ.get("LASPOLY_DB") or default_url())
+    store = server_store(db_url)
     room, secret, me = _arg("room"), _arg("seat") or _arg("view"), _arg("me") or None
     code, teacher = _arg("class"), _arg("teacher")
     note = ""

@@ -12,9 +12,9 @@ import pytest
 from laspoly.classes import ClassData, check_code, create_class, find_class, open_class, watch_token
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
-from laspoly.errors import LaspolyError
+from laspoly.errors import LaspolyError, StoreError
 from laspoly.rooms import join_room, open_room
-from laspoly.store import Store, StoreError, open_store
+from laspoly.store import Store, open_store
 from laspoly.table import Refused
 from laspoly.ui.model import GameModel
 from laspoly.ui.teacher import TeacherView

@@ -16,10 +16,11 @@ from laspoly import limits
 from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_game
 from laspoly.engine.game import Game
+from laspoly.errors import StoreError
 from laspoly.limits import ROOM_MAX_ACTIONS, RateLimit, client_limited, is_loopback
 from laspoly.record import MAX_ACTIONS, MAX_SAVE_BYTES, TooManyActions, game_from_json, game_to_dict
 from laspoly.rooms import open_room
-from laspoly.store import SqliteStore, Store, StoreError, open_store
+from laspoly.store import SqliteStore, Store, open_store
 from laspoly.ui.model import GameModel
 from laspoly.ui.views import SaveFileDropper
 

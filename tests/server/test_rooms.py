@@ -19,9 +19,10 @@ import pytest
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
+from laspoly.errors import StoreError
 from laspoly.record import replay
 from laspoly.rooms import RoomTable, adopt_owner_key, join_room, new_owner_key, open_room, owner_link, seat_token
-from laspoly.store import Store, StoreError, digest, open_store
+from laspoly.store import Store, digest, open_store
 from laspoly.table import LocalTable
 from laspoly.ui.model import GameModel
 

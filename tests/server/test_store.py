@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from laspoly.store import Store, StoreError, digest, open_store
+from laspoly.errors import StoreError
+from laspoly.store import Store, digest, open_store
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
