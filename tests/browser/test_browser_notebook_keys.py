@@ -39,7 +39,7 @@ def two_outputs() -> Iterator[tuple[str, list[KeyShortcuts]]]:
         for name in ("first", "second"):
             keys = KeyShortcuts(scoped=True)
             made.append(keys)
-            pn.Column(pn.widgets.Button(name=f"{name} button"), keys).server_doc(doc)
+            pn.Column(pn.widgets.Button(label=f"{name} button"), keys).server_doc(doc)
 
     port = _port()
     server = pn.serve(app, port=port, address="127.0.0.1", show=False, threaded=True,
