@@ -2,7 +2,7 @@
 
 import panel as pn
 
-from laspoly.serving import quiet_closed_connection_warnings, tune_collector
+from laspoly.server.serving import quiet_closed_connection_warnings, tune_collector
 from laspoly.ui.app import build_app
 
 quiet_closed_connection_warnings()  # one "connection was closed" line per page closed early, not six

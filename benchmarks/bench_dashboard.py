@@ -29,7 +29,7 @@ import panel as pn
 from bench_engine import machine, rss_mb
 from playwright.sync_api import sync_playwright
 
-from laspoly.serving import tune_collector
+from laspoly.server.serving import tune_collector
 from laspoly.ui.app import Dashboard, build_app
 from laspoly.ui.model import GameModel
 

@@ -9,7 +9,7 @@ A long bot game (eight cautious bots, about 6,700 actions) is saved, then:
 
 Each figure is the median of ``--repeats`` runs on a fresh SQLite database in a temporary folder, with the
 store's own settings (WAL, ``synchronous=FULL``), and is also given per 20,000 actions, the server's limit
-(``laspoly.limits.ROOM_MAX_ACTIONS``).
+(``laspoly.server.limits.ROOM_MAX_ACTIONS``).
 
     python benchmarks/bench_rooms.py [--repeats 3] [--json FILE]
 """
@@ -27,10 +27,10 @@ from pathlib import Path
 from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_game
 from laspoly.engine.game import Game
-from laspoly.limits import ROOM_MAX_ACTIONS
 from laspoly.record import game_from_json, game_to_dict
-from laspoly.rooms import join_room, open_room, seat_token
-from laspoly.store import open_store
+from laspoly.server.limits import ROOM_MAX_ACTIONS
+from laspoly.server.rooms import join_room, open_room, seat_token
+from laspoly.server.store import open_store
 
 OWNER = "bench-owner"
 

@@ -32,7 +32,7 @@ under the student's name).  The ``--browsers`` Chromium students join on the
 page itself, on a phone's screen (390x844, touch): the student link, their
 name, "Join and play" (the link asks for a seed whose game lasts the round).
 The others are joined before the round as that page joins them
-(:func:`laspoly.joining.join_class`), and open their game at the address the
+(:func:`laspoly.server.joining.join_class`), and open their game at the address the
 joined page moves to.  Autoplay goes on only while no person must decide, so
 the student's seat is handed to a bot (as the room's owner may; a joined
 phone's page is then reloaded), and each game plays on by itself at 1 turn per
@@ -144,8 +144,8 @@ def stats_bases(stats_dir: Path, procs: int, server: subprocess.Popen[bytes]) ->
 def make_rooms(db_url: str, count: int, seed: int) -> list[dict[str, str]]:
     """``count`` stored rooms of three bots, rich enough to last; their seat-1 and spectator queries."""
     from laspoly.engine.game import Game
-    from laspoly.rooms import new_owner_key, open_room
-    from laspoly.store import open_store
+    from laspoly.server.rooms import new_owner_key, open_room
+    from laspoly.server.store import open_store
 
     store = open_store(db_url)
     rooms = []
@@ -158,7 +158,7 @@ def make_rooms(db_url: str, count: int, seed: int) -> list[dict[str, str]]:
 
 def make_class(db_url: str, count: int, seed: int, on_page: int = 0) -> dict[str, Any]:
     """A class, and ``count`` students, of whom all but the first ``on_page`` joined to it now through
-    :func:`laspoly.joining.join_class`, as the student link's page does (the first ``on_page`` join on the page itself).
+    :func:`laspoly.server.joining.join_class`, as the student link's page does (the first ``on_page`` join on the page itself).
 
     Each student ("Student 01", ...) has a room of their own in the class: one
     person (their name, claimed in the class) and two of the table's bots.  The
@@ -167,12 +167,12 @@ def make_class(db_url: str, count: int, seed: int, on_page: int = 0) -> dict[str
     student joined here (the owner's seat link the joined page moves to), the
     teacher's page, its projector view and the watch link of the first of their rooms.
     """
-    from laspoly.classes import ClassData, create_class
     from laspoly.engine.game import Game
-    from laspoly.joining import join_class
-    from laspoly.rooms import owner_link
-    from laspoly.store import open_store
-    from laspoly.table import DEFAULT_OPPONENT, PERSON, default_seats
+    from laspoly.server.classes import ClassData, create_class
+    from laspoly.server.joining import join_class
+    from laspoly.server.rooms import owner_link
+    from laspoly.server.store import open_store
+    from laspoly.server.table import DEFAULT_OPPONENT, PERSON, default_seats
     from laspoly.ui.join import seat_names
 
     store = open_store(db_url)
@@ -200,7 +200,7 @@ def lasting_seed(turns: int, start: int) -> int:
     """
     from laspoly.bots.runner import play_bot_turns
     from laspoly.engine.game import Game
-    from laspoly.table import DEFAULT_OPPONENT, seat_bots
+    from laspoly.server.table import DEFAULT_OPPONENT, seat_bots
     from laspoly.ui.join import seat_names
     from laspoly.ui.model import DEFAULT_MAX_ROUNDS
 
@@ -215,9 +215,9 @@ def lasting_seed(turns: int, start: int) -> int:
 
 def hand_seat_to_bot(db_url: str, address: str) -> None:
     """The student's seat of a joined game's address (the owner's seat link) handed to a bot, by the room's owner."""
-    from laspoly.rooms import join_room
-    from laspoly.store import open_store
-    from laspoly.table import DEFAULT_OPPONENT
+    from laspoly.server.rooms import join_room
+    from laspoly.server.store import open_store
+    from laspoly.server.table import DEFAULT_OPPONENT
 
     args = query_args(address.split("?", 1)[1])
     join_room(open_store(db_url), args["room"], args["seat"], owner_key=args["me"]).set_seat(0, DEFAULT_OPPONENT)

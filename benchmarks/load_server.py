@@ -37,7 +37,7 @@ from tornado.httpserver import HTTPServer
 from tornado.netutil import bind_sockets
 from tornado.web import Application, RequestHandler
 
-from laspoly.serving import tune_collector
+from laspoly.server.serving import tune_collector
 from laspoly.ui import controls
 from laspoly.ui.app import Dashboard, session_app
 from laspoly.ui.presentation import ProjectorView

@@ -238,19 +238,19 @@ def cmd_soak(args: argparse.Namespace) -> int:
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
-    from laspoly.store import default_url
+    from laspoly.server.store import default_url
 
     require("app", "laspoly serve")  # the dashboard is an extra: one line saying how to add it, not a traceback
     if default_url().startswith(("postgresql://", "postgres://")):
         require("postgres", "a postgresql:// room database ($LASPOLY_DB)")
-    from laspoly.serving import check_can_listen, quiet_closed_connection_warnings, tune_collector
+    from laspoly.server.serving import check_can_listen, quiet_closed_connection_warnings, tune_collector
 
     address = args.address or ("0.0.0.0" if args.classroom is not None else "localhost")
     check_can_listen(address, args.port)  # before anything is printed: a taken port is one error line
     import panel as pn
 
-    from laspoly.limits import WEBSOCKET_MAX_MESSAGE_BYTES
-    from laspoly.serving import ServedHostsOnly, allowed_hosts
+    from laspoly.server.limits import WEBSOCKET_MAX_MESSAGE_BYTES
+    from laspoly.server.serving import ServedHostsOnly, allowed_hosts
     from laspoly.ui.app import session_app
 
     quiet_closed_connection_warnings()
@@ -277,9 +277,9 @@ def _classroom(args: argparse.Namespace) -> str | None:
 
     import segno
 
-    from laspoly.classes import create_class
-    from laspoly.serving import LAN_ENV, lan_address, local_addresses
-    from laspoly.store import default_url, open_store
+    from laspoly.server.classes import create_class
+    from laspoly.server.serving import LAN_ENV, lan_address, local_addresses
+    from laspoly.server.store import default_url, open_store
 
     lan = args.lan_address or lan_address(local_addresses())
     host = lan or "localhost"

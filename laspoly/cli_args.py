@@ -164,7 +164,7 @@ def origin(text: str) -> str:
 
 def class_name(text: str) -> str:
     """An argparse type: a class's name, 1 to 40 printable characters, as the dashboard checks it."""
-    from laspoly.classes import check_class_name
+    from laspoly.server.classes import check_class_name
 
     return str(_checked(check_class_name, text))
 

@@ -24,7 +24,7 @@ SAVE_FORMAT = "laspoly-save"
 SAVE_VERSION = 1
 #: Save files larger than this are refused before they are read (about 50,000 actions fit in 5 MB).
 MAX_SAVE_BYTES = 5_000_000
-#: The longest save file the command line replays (the server stores fewer: :data:`laspoly.limits.ROOM_MAX_ACTIONS`).
+#: The longest save file the command line replays (the server stores fewer: :data:`laspoly.server.limits.ROOM_MAX_ACTIONS`).
 MAX_ACTIONS = 200_000
 _SETUP_KEYS = {"preset", "players", "seed", "rules", "dice", "max_rounds", "position"}
 

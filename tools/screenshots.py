@@ -289,8 +289,8 @@ def serve_classroom(db: Path, log: Path) -> Iterator[tuple[str, str]]:
 
 def play_groups(db: Path, code: str, decisions: int = 160) -> None:
     """Games of :data:`GROUPS` stored in the class, each person rolling and declining to buy: data for the charts."""
-    from laspoly.rooms import open_room
-    from laspoly.store import open_store
+    from laspoly.server.rooms import open_room
+    from laspoly.server.store import open_store
     from laspoly.ui.model import GameModel
 
     store = open_store(f"sqlite:///{db}")
@@ -397,8 +397,8 @@ def picture_classroom(browser: Any, out: Path, tmp: Path) -> list[Path]:
         projector.screenshot(path=str(out / "classroom-watch.png"))
         paths.append(out / "classroom-watch.png")
 
-        from laspoly.classes import ClassData
-        from laspoly.store import open_store
+        from laspoly.server.classes import ClassData
+        from laspoly.server.store import open_store
 
         key = re.search(r"teacher=([^&\s]+)", teacher_query).group(1)  # type: ignore[union-attr]
         data = ClassData(open_store(f"sqlite:///{db}"), code, key)

@@ -19,11 +19,11 @@ import param
 from bokeh.models import TabPanel
 from panel.viewable import Viewer
 
-from laspoly.classes import ClassData, find_class, open_class
 from laspoly.errors import SetupError, StoreError
-from laspoly.joining import join_class
-from laspoly.limits import CLASS_JOINS, SESSIONS, client_limited
-from laspoly.rooms import join_room, new_owner_key, open_room, owner_link, server_store, unplayed_page
+from laspoly.server.classes import ClassData, find_class, open_class
+from laspoly.server.joining import join_class
+from laspoly.server.limits import CLASS_JOINS, SESSIONS, client_limited
+from laspoly.server.rooms import join_room, new_owner_key, open_room, owner_link, server_store, unplayed_page
 from laspoly.ui.a11y import TAB_FOCUS_CSS, LiveRegion, PageAccessibility
 from laspoly.ui.board import BoardFigure
 from laspoly.ui.boardtext import announcement, board_table
@@ -312,7 +312,7 @@ class Dashboard(Viewer):
         except StoreError as exc:
             m.message = m.t("msg.database", error=exc)
         except Exception:  # a poll must never stop the session's timer
-            logging.getLogger("laspoly.rooms").exception("polling the room failed")
+            logging.getLogger("laspoly.server.rooms").exception("polling the room failed")
 
     def _navigate(self, event: Any) -> None:
         if event.new and pn.state.location is not None:
@@ -406,9 +406,9 @@ def _client_address() -> str | None:
 def over_rate_limit() -> pn.Column | None:
     """A page saying to wait, when this browser's computer opened too many pages, or class links, too fast; else None.
 
-    Each new page takes one of the client's :data:`~laspoly.limits.SESSIONS`, and
-    a student's class link one of its :data:`~laspoly.limits.CLASS_JOINS`
-    (:mod:`laspoly.limits`), before anything is stored.  The server's own machine
+    Each new page takes one of the client's :data:`~laspoly.server.limits.SESSIONS`, and
+    a student's class link one of its :data:`~laspoly.server.limits.CLASS_JOINS`
+    (:mod:`laspoly.server.limits`), before anything is stored.  The server's own machine
     is never limited.  Each refusal is logged as one line.
     """
     address = _client_address()
@@ -417,7 +417,7 @@ def over_rate_limit() -> pn.Column | None:
                                       (CLASS_JOINS, "limit.class_joins", "class links opened", joins)):
         if applies and client_limited(limit, address):
             seconds = max(1, math.ceil(limit.wait(address or "")))
-            logging.getLogger("laspoly.limits").warning("refused: too many %s from %s", what, address)
+            logging.getLogger("laspoly.server.limits").warning("refused: too many %s from %s", what, address)
             return pn.Column(pn.pane.HTML(f"<h2>Las Poly</h2><p>{esc(tr(key, 'en', seconds=seconds))}</p>"
                                           f"<p>{esc(tr(key, 'es', seconds=seconds))}</p>"))
     return None
@@ -439,7 +439,7 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
 
     ``?room=ID&seat=TOKEN`` opens a seat, ``?room=ID&view=TOKEN`` the spectator's
     view (the projector's page, with no controls); ``me=KEY`` is the browser's owner key (its "My games"), taken
-    only when the server issued it and it owns that room (:func:`~laspoly.rooms.adopt_owner_key`).  Without a
+    only when the server issued it and it owns that room (:func:`~laspoly.server.rooms.adopt_owner_key`).  Without a
     room, a new game starts in a new room with a new key, and the URL is updated so that a reload
     or a restart of the server resumes it; the room is stored at its first decision.  ``?class=CODE`` asks for a
     name first and starts the game in the class (:class:`~laspoly.ui.join.JoinView`); ``?class=CODE&teacher=KEY`` is the class's teacher page (an empty key is refused).  A new
@@ -479,7 +479,7 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
             seed, _ = _asked_seed()
             return JoinView(record, functools.partial(join_class, store, record.code), Dashboard, seed=seed, lesson=_lesson())
     if me and not room:
-        logging.getLogger("laspoly.rooms").warning("refused: an owner key in an address without its game: a new key is made")
+        logging.getLogger("laspoly.server.rooms").warning("refused: an owner key in an address without its game: a new key is made")
     me = new_owner_key()  # never one from the address: a chosen or handed-on key would share this browser's games
     seed, bad_seed = _asked_seed()
     game, seats = default_game(seed)

@@ -1,7 +1,7 @@
 """The class model: what the teacher's page shows of a class, computed without Panel.
 
 :class:`ClassModel` sits between the teacher's page (:mod:`laspoly.ui.teacher`)
-and the store: it keeps the class's rooms followed (:class:`~laspoly.classes.ClassData`,
+and the store: it keeps the class's rooms followed (:class:`~laspoly.server.classes.ClassData`,
 which reads the store), the page of the room list in view and the exact answers
 the pooled data is compared with, and :meth:`ClassModel.view` turns all of it
 into a :class:`ClassView` in the page's language: the list's rows, its place
@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 from laspoly.analysis.lln import envelope, tv_curve
 from laspoly.analysis.markov import markov
-from laspoly.classes import ClassData, ClassRecord, student_link
 from laspoly.predict import TWO_DICE as PREDICT_TWO_DICE
 from laspoly.rules.presets import preset_names, preset_title
+from laspoly.server.classes import ClassData, ClassRecord, student_link
 from laspoly.ui.i18n import tr
 
 #: How many rooms one page of the teacher's list shows.
@@ -109,7 +109,7 @@ class ClassModel:
         return max(0, (len(self.data.rooms) - 1) // PAGE_SIZE)
 
     def csv(self) -> io.StringIO:
-        """Every roll and landing of the class as CSV (:meth:`ClassData.csv <laspoly.classes.ClassData.csv>`)."""
+        """Every roll and landing of the class as CSV (:meth:`ClassData.csv <laspoly.server.classes.ClassData.csv>`)."""
         return self.data.csv()
 
     def exact_landings(self, preset: str) -> list[float]:

@@ -12,7 +12,7 @@ import param
 from panel.reactive import ReactiveHTML
 from panel.viewable import Viewer
 
-from laspoly.table import SEAT_CHOICES
+from laspoly.server.table import SEAT_CHOICES
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
 
@@ -181,7 +181,7 @@ def on_loopback() -> bool:
 
 
 def _phone_base() -> tuple[str, bool]:
-    from laspoly.serving import advertised_lan, phone_base
+    from laspoly.server.serving import advertised_lan, phone_base
 
     loc = pn.state.location
     if loc is None or not loc.href or not loc.href.startswith("http"):
@@ -238,7 +238,7 @@ def lan_note(lang: str) -> str:
     """A paragraph saying the page was opened at ``localhost`` and its links use the LAN address instead ("" otherwise)."""
     from urllib.parse import urlsplit
 
-    from laspoly.serving import advertised_lan
+    from laspoly.server.serving import advertised_lan
 
     if not on_loopback():
         return ""

@@ -7,7 +7,7 @@ teacher changes cash, token fields, owners, buildings, mortgages, the pot and
 the next dice, and "Play from this position" checks the whole position as a
 save file is checked.  An impossible one is refused with its reasons and the
 game on the table stays as it was.  "Create a class" gives a class code, the
-students' link and the teacher's link (:mod:`laspoly.classes`, :mod:`laspoly.ui.teacher`).
+students' link and the teacher's link (:mod:`laspoly.server.classes`, :mod:`laspoly.ui.teacher`).
 """
 
 from __future__ import annotations
@@ -19,11 +19,11 @@ from typing import Any
 import panel as pn
 import param
 
-from laspoly.classes import NewClass
 from laspoly.engine.chance import parse_dice_script
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError
 from laspoly.position_files import demonstrations, dumps_position
+from laspoly.server.classes import NewClass
 from laspoly.ui import inputs
 from laspoly.ui.common import BUTTON_CSS, TabView, base_url, esc, guarded
 from laspoly.ui.i18n import tr

@@ -11,7 +11,7 @@ import param
 import segno
 from panel.viewable import Viewer
 
-from laspoly.table import PERSON
+from laspoly.server.table import PERSON
 from laspoly.ui.common import BUTTON_CSS, TabView, assign, base_url, esc, lan_note, seat_options
 from laspoly.ui.i18n import tr, trn
 from laspoly.ui.model import GameModel

@@ -6,7 +6,7 @@ list shows the name before the first move) and opens the game at its own address
 A name is checked as a player's name is everywhere (1 to 40 printable
 characters, kept as text and escaped when shown) and must be new in the class:
 it is compared with the names of the people already playing there
-(:func:`~laspoly.classes.class_names`).  Two or more people at one device are
+(:func:`~laspoly.server.classes.class_names`).  Two or more people at one device are
 the name followed by a number ("Team A", "Team A 2"); the other seats are bots.
 """
 
@@ -19,13 +19,13 @@ import panel as pn
 import param
 from panel.viewable import Viewer
 
-from laspoly.classes import ClassRecord
 from laspoly.engine.game import Game
 from laspoly.engine.state import MAX_NAME, clean_name, name_key
 from laspoly.errors import LaspolyError
-from laspoly.joining import NameTaken
-from laspoly.rooms import RoomTable, owner_link
-from laspoly.table import PERSON, default_seats
+from laspoly.server.classes import ClassRecord
+from laspoly.server.joining import NameTaken
+from laspoly.server.rooms import RoomTable, owner_link
+from laspoly.server.table import PERSON, default_seats
 from laspoly.ui.common import BUTTON_CSS, LANGUAGES, esc, is_served
 from laspoly.ui.i18n import tr, trn
 from laspoly.ui.model import DEFAULT_MAX_ROUNDS, GameModel, new_seed, with_lesson
@@ -55,7 +55,7 @@ class JoinView(Viewer):
 
     def __init__(self, record: ClassRecord, joiner: Callable[[Game, list[str], str], RoomTable],
                  open_game: Callable[[GameModel], Any], *, seed: int | None = None, lesson: bool = False, **params: Any) -> None:
-        """``joiner`` stores a game in the class (:func:`laspoly.joining.join_class`, bound to the store and the class);
+        """``joiner`` stores a game in the class (:func:`laspoly.server.joining.join_class`, bound to the store and the class);
         ``open_game`` makes the game's page."""
         super().__init__(**params)
         self.record, self.joiner, self.open_game = record, joiner, open_game

@@ -2,9 +2,9 @@
 
 Views depend on this model, never the reverse, and every change bumps
 :attr:`GameModel.version`, on which views redraw.  The model changes the game
-only through its *table* (:class:`~laspoly.table.Table`): a
-:class:`~laspoly.table.LocalTable` on one screen or a
-:class:`~laspoly.rooms.RoomTable` stored in a room.  Both play actions through
+only through its *table* (:class:`~laspoly.server.table.Table`): a
+:class:`~laspoly.server.table.LocalTable` on one screen or a
+:class:`~laspoly.server.rooms.RoomTable` stored in a room.  Both play actions through
 :meth:`Game.apply` (the checked path), so a click, a bot's choice and a loaded
 file are judged by the same rules.  Only the model talks to the table; each
 browser session builds its own model, and there is no shared module-level state.
@@ -29,19 +29,19 @@ import param
 from laspoly.analysis import log as gamelog
 from laspoly.bots.registry import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import play_bot_turns
-from laspoly.classes import NewClass
 from laspoly.csv_export import write_csv
 from laspoly.engine import actions as A
 from laspoly.engine.game import AUCTION, BUYING, DEBT, OVER, TRAVEL, TURN, Game, check_player_count
 from laspoly.engine.position_format import position_of
 from laspoly.errors import LaspolyError, SetupError
-from laspoly.limits import ROOM_MAX_ACTIONS
 from laspoly.position_files import load_demonstration
 from laspoly.predict import Guess
 from laspoly.record import MAX_ACTIONS, TooManyActions, game_from_json, game_to_dict, new_game_from_setup
 from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
-from laspoly.table import LocalTable, OwnedGame, Refused, Table, check_seat, default_seats
+from laspoly.server.classes import NewClass
+from laspoly.server.limits import ROOM_MAX_ACTIONS
+from laspoly.server.table import LocalTable, OwnedGame, Refused, Table, check_seat, default_seats
 from laspoly.ui.i18n import tr, trn
 
 log = logging.getLogger("laspoly.ui")

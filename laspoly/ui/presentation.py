@@ -133,7 +133,7 @@ class ProjectorView(Viewer):
         except LaspolyError as exc:  # the store's errors (a views module never imports the store itself)
             m.message = tr("projector.store_down", m.lang, error=str(exc))
         except Exception:  # a poll must never stop the session's timer
-            logging.getLogger("laspoly.rooms").exception("polling the room failed")
+            logging.getLogger("laspoly.server.rooms").exception("polling the room failed")
         else:
             if m.message:
                 m.message = ""

@@ -23,7 +23,7 @@ from laspoly.engine.game import Game
 from laspoly.engine.position_format import position_of
 from laspoly.position_files import dumps_position
 from laspoly.record import new_game_from_setup
-from laspoly.table import LocalTable
+from laspoly.server.table import LocalTable
 from laspoly.ui import inputs
 from laspoly.ui.board import BoardFigure
 from laspoly.ui.common import BUTTON_CSS, TabView, esc, words

@@ -26,7 +26,7 @@ from bokeh.models import ColumnDataSource, FactorRange
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
-from laspoly.classes import ClassData, ClassRecord
+from laspoly.server.classes import ClassData, ClassRecord
 from laspoly.ui.classview import TWO_DICE, ClassModel, ClassView
 from laspoly.ui.common import BUTTON_CSS, base_url, esc, is_served, lan_note
 from laspoly.ui.i18n import tr, trn
@@ -122,7 +122,7 @@ class TeacherView(Viewer):
         try:
             self.refresh()
         except Exception:  # a refresh must never stop the page's timer
-            logging.getLogger("laspoly.classes").exception("refreshing the teacher's page failed")
+            logging.getLogger("laspoly.server.classes").exception("refreshing the teacher's page failed")
         finally:
             if doc is not None:
                 doc.unhold()

@@ -23,7 +23,7 @@ from laspoly.engine.game import MAX_PLAYERS, MIN_PLAYERS
 from laspoly.errors import SetupError
 from laspoly.record import MAX_SAVE_BYTES
 from laspoly.rules.presets import preset_title
-from laspoly.table import PERSON
+from laspoly.server.table import PERSON
 from laspoly.ui import inputs
 from laspoly.ui.common import (
     BUTTON_CSS,

@@ -9,8 +9,8 @@ import pytest
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.predict import TWO_DICE, Guess, check_guess, distance, running_distance, scores
-from laspoly.rooms import join_room, open_room, seat_token
-from laspoly.store import open_store
+from laspoly.server.rooms import join_room, open_room, seat_token
+from laspoly.server.store import open_store
 from laspoly.ui.guessing import GuessView
 from laspoly.ui.model import GameModel
 

@@ -220,7 +220,7 @@ def test_pages_closed_while_the_play_tab_is_still_arriving_leave_no_error_on_the
         proc.terminate()
         proc.wait(timeout=10)
     assert "never retrieved" not in log.read_text(errors="replace")
-    assert log.read_text(errors="replace").count("connection was closed") <= 7  # at most one line per page (laspoly.serving)
+    assert log.read_text(errors="replace").count("connection was closed") <= 7  # at most one line per page (laspoly.server.serving)
 
 
 def test_a_hostile_player_name_is_shown_as_text(server: str, page: Page, screenshot_dir: Path) -> None:
@@ -332,7 +332,7 @@ def test_a_room_survives_killing_the_server_during_autoplay(browser, tmp_path: P
     from servers import start_server
 
     from laspoly.record import replay
-    from laspoly.store import open_store
+    from laspoly.server.store import open_store
 
     db = f"sqlite:///{tmp_path / 'rooms.db'}"
     proc, url = start_server(db)

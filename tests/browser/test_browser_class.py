@@ -25,8 +25,8 @@ from laspoly.engine import events as E
 from laspoly.engine.game import Game
 from laspoly.engine.registry import action_from_dict
 from laspoly.record import replay
-from laspoly.roomlog import played_actions
-from laspoly.store import Store, open_store
+from laspoly.server.roomlog import played_actions
+from laspoly.server.store import Store, open_store
 
 pytestmark = pytest.mark.browser
 

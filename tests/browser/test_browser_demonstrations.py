@@ -12,7 +12,7 @@ from test_browser import SEED, _button, _input, _open, _tab
 
 from laspoly.engine import events as E
 from laspoly.record import replay
-from laspoly.store import open_store
+from laspoly.server.store import open_store
 
 pytestmark = pytest.mark.browser
 

@@ -23,8 +23,8 @@ from test_browser import _button, _errors
 
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
-from laspoly.rooms import new_owner_key, open_room, owner_link
-from laspoly.store import Store, open_store
+from laspoly.server.rooms import new_owner_key, open_room, owner_link
+from laspoly.server.store import Store, open_store
 from laspoly.ui.board import centre_data
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel

@@ -97,7 +97,7 @@ def test_a_chosen_me_in_two_browsers_gives_each_its_own_key_and_an_unplayed_page
 
     from servers import start_server
 
-    from laspoly.store import open_store
+    from laspoly.server.store import open_store
 
     db = f"sqlite:///{tmp_path / 'rooms.db'}"
     proc, url = start_server(db)

@@ -103,7 +103,7 @@ def test_a_postgres_database_without_psycopg_says_how_to_install_it(tmp_path: Pa
     _one_clear_line(_run(tmp_path, ("psycopg",), "serve", "--port", "5999", env=env), "postgres")
     code = (
         "from laspoly.errors import StoreError\n"
-        "from laspoly.store import open_store\n"
+        "from laspoly.server.store import open_store\n"
         "try:\n    open_store('postgresql://nobody@127.0.0.1:1/rooms')\n"
         "except StoreError as exc:\n    print(exc)\n"
     )

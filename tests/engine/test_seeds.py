@@ -14,7 +14,7 @@ from laspoly.engine.position_format import position_of
 from laspoly.errors import SetupError
 from laspoly.position_files import demonstration_ids, load_demonstration
 from laspoly.record import replay
-from laspoly.table import PERSON
+from laspoly.server.table import PERSON
 from laspoly.ui import app
 from laspoly.ui.app import Dashboard
 from laspoly.ui.model import DRAWN_SEEDS, SEED_MAX, GameModel, check_seed, default_game

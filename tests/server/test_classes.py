@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from laspoly.classes import ClassData, check_code, create_class, find_class, open_class, watch_token
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError, StoreError
-from laspoly.rooms import join_room, open_room
-from laspoly.store import Store, open_store
-from laspoly.table import Refused
+from laspoly.server.classes import ClassData, check_code, create_class, find_class, open_class, watch_token
+from laspoly.server.rooms import join_room, open_room
+from laspoly.server.store import Store, open_store
+from laspoly.server.table import Refused
 from laspoly.ui.model import GameModel
 from laspoly.ui.teacher import TeacherView
 
@@ -54,7 +54,7 @@ def test_a_class_keeps_only_the_hash_of_its_teacher_key(store: Store) -> None:
 
 def test_a_wrong_teacher_key_is_refused_and_logged(store: Store, caplog: pytest.LogCaptureFixture) -> None:
     made = create_class(store, "6B")
-    with caplog.at_level(logging.WARNING, logger="laspoly.classes"), pytest.raises(StoreError, match="not valid"):
+    with caplog.at_level(logging.WARNING, logger="laspoly.server.classes"), pytest.raises(StoreError, match="not valid"):
         open_class(store, made.code, "a-guessed-key")
     assert "wrong teacher key" in store.refusals(f"class:{made.code}") and "wrong teacher key" in caplog.text
 
@@ -220,10 +220,10 @@ def test_no_link_on_any_page_holds_the_teacher_key(monkeypatch: pytest.MonkeyPat
 
 
 def test_the_class_lists_its_newest_rooms_first_a_page_at_a_time(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
-    import laspoly.classes
+    import laspoly.server.classes
     from laspoly.ui import classview
 
-    monkeypatch.setattr(laspoly.classes, "MAX_CLASS_ROOMS", 12)
+    monkeypatch.setattr(laspoly.server.classes, "MAX_CLASS_ROOMS", 12)
     monkeypatch.setattr(classview, "PAGE_SIZE", 5)
     made = create_class(store, "6B")
     for seed in range(15):  # a flood of rooms, each with a move
@@ -257,7 +257,7 @@ def test_an_empty_teacher_key_is_a_clear_refusal_not_a_student_link(monkeypatch:
 
 
 def test_wrong_teacher_keys_are_throttled_per_device_with_a_clear_message(store: Store) -> None:
-    from laspoly.classes import TeacherKeyThrottle
+    from laspoly.server.classes import TeacherKeyThrottle
 
     now = [1000.0]
     throttle = TeacherKeyThrottle(limit=5, window=60, entries=3, clock=lambda: now[0])
@@ -293,7 +293,7 @@ def test_names_that_look_alike_through_invisible_characters_are_one_name() -> No
 
 
 def create_class_name(name: str) -> str:
-    from laspoly.classes import check_class_name
+    from laspoly.server.classes import check_class_name
 
     return check_class_name(name)
 
@@ -301,7 +301,7 @@ def create_class_name(name: str) -> str:
 def test_a_name_is_held_by_the_database_so_two_devices_joining_at_once_get_one_room(store: Store,
                                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     """Both devices read the class before either stored its room: the database's key still lets the name in once."""
-    import laspoly.joining as joining
+    import laspoly.server.joining as joining
 
     made = create_class(store, "6B")
     monkeypatch.setattr(joining, "class_names", lambda *_: {})  # both looked before either joined
@@ -315,7 +315,7 @@ def test_a_name_is_held_by_the_database_so_two_devices_joining_at_once_get_one_r
 def test_of_eight_devices_joining_with_one_name_at_once_exactly_one_plays(store: Store) -> None:
     import threading
 
-    from laspoly.joining import NameTaken, join_class
+    from laspoly.server.joining import NameTaken, join_class
 
     made = create_class(store, "6B")
     start, joined, refused = threading.Barrier(8), [], []
@@ -337,7 +337,7 @@ def test_of_eight_devices_joining_with_one_name_at_once_exactly_one_plays(store:
 
 
 def test_a_deleted_room_lets_its_names_join_again(store: Store) -> None:
-    from laspoly.joining import join_class
+    from laspoly.server.joining import join_class
 
     made = create_class(store, "6B")
     table = join_class(store, made.code, Game(["Ana", "Bot 1"], seed=1), ["person", "basic"])

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from laspoly.classes import ClassData, class_names, create_class, find_class
-from laspoly.serving import allowed_hosts, lan_address, phone_base
-from laspoly.store import open_store
+from laspoly.server.classes import ClassData, class_names, create_class, find_class
+from laspoly.server.serving import allowed_hosts, lan_address, phone_base
+from laspoly.server.store import open_store
 from laspoly.ui.join import JoinView, seat_names
 from laspoly.ui.teacher import TeacherView
 
@@ -232,7 +232,7 @@ def test_the_teacher_page_opened_at_localhost_shows_the_lan_links_its_qr_code_an
 @pytest.fixture
 def at_localhost(monkeypatch: pytest.MonkeyPatch) -> None:
     """A page opened at http://localhost:5006/ on a server whose LAN address is 192.0.2.10 (nothing is sent anywhere)."""
-    from laspoly.serving import LAN_ENV
+    from laspoly.server.serving import LAN_ENV
     from laspoly.ui import common
 
     monkeypatch.setenv(LAN_ENV, "192.0.2.10")
@@ -242,7 +242,7 @@ def at_localhost(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.usefixtures("at_localhost")
 def test_the_invite_tab_opened_at_localhost_says_so_and_links_to_the_lan_address(tmp_path: Path) -> None:
     from laspoly.engine.game import Game
-    from laspoly.rooms import open_room
+    from laspoly.server.rooms import open_room
     from laspoly.ui.invite import InviteView
     from laspoly.ui.model import GameModel
 
@@ -283,7 +283,7 @@ def test_the_student_link_s_qr_code_grows_in_projector_mode_to_be_read_from_the_
 
 
 def test_a_page_opened_at_the_lan_address_needs_no_note(monkeypatch: pytest.MonkeyPatch) -> None:
-    from laspoly.serving import LAN_ENV
+    from laspoly.server.serving import LAN_ENV
     from laspoly.ui import common
 
     monkeypatch.setenv(LAN_ENV, "192.0.2.10")

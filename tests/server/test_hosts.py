@@ -21,9 +21,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from laspoly.limits import WEBSOCKET_MAX_MESSAGE_BYTES
 from laspoly.record import MAX_SAVE_BYTES
-from laspoly.serving import ServedHostsOnly, allowed_hosts, host_allowed
+from laspoly.server.limits import WEBSOCKET_MAX_MESSAGE_BYTES
+from laspoly.server.serving import ServedHostsOnly, allowed_hosts, host_allowed
 
 # ------------------------------------------------------------------ the list of names, unit tests
 
@@ -59,7 +59,7 @@ def test_the_host_check_gives_a_user_for_a_served_host_and_refuses_any_other_wit
 
     guard = ServedHostsOnly(allowed_hosts("127.0.0.1", 5006))
     assert guard.get_user(_Handler("127.0.0.1:5006")) == "guest"
-    with caplog.at_level("WARNING", logger="laspoly.serving"):
+    with caplog.at_level("WARNING", logger="laspoly.server.serving"):
         assert guard.get_user(_Handler("evil.example:5006")) is None
     assert [r.getMessage() for r in caplog.records if "evil.example" in r.getMessage()]
     with pytest.raises(HTTPError) as refused:

@@ -12,15 +12,15 @@ from typing import Any
 
 import pytest
 
-from laspoly import limits
 from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_game
 from laspoly.engine.game import Game
 from laspoly.errors import StoreError
-from laspoly.limits import ROOM_MAX_ACTIONS, RateLimit, client_limited, is_loopback
 from laspoly.record import MAX_ACTIONS, MAX_SAVE_BYTES, TooManyActions, game_from_json, game_to_dict
-from laspoly.rooms import open_room
-from laspoly.store import SqliteStore, Store, open_store
+from laspoly.server import limits
+from laspoly.server.limits import ROOM_MAX_ACTIONS, RateLimit, client_limited, is_loopback
+from laspoly.server.rooms import open_room
+from laspoly.server.store import SqliteStore, Store, open_store
 from laspoly.ui.model import GameModel
 from laspoly.ui.views import SaveFileDropper
 
@@ -248,7 +248,7 @@ def test_new_pages_past_a_client_s_limit_get_a_page_that_says_to_wait_and_one_lo
         client: dict[str, Any], caplog: pytest.LogCaptureFixture) -> None:
     from laspoly.ui.app import over_rate_limit
 
-    with caplog.at_level(logging.WARNING, logger="laspoly.limits"):
+    with caplog.at_level(logging.WARNING, logger="laspoly.server.limits"):
         outcomes = [over_rate_limit() for _ in range(5)]
     assert outcomes[:3] == [None, None, None]
     page = outcomes[3]

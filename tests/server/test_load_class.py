@@ -1,7 +1,7 @@
 """The class round of ``make load`` (``benchmarks/load.py --class-round``) sets up what a class's lesson opens.
 
 The class is made as the class pages make it: its students join through
-:func:`laspoly.joining.join_class`, each under a name of their own in a room of
+:func:`laspoly.server.joining.join_class`, each under a name of their own in a room of
 the class, and each link the round opens gives the page a lesson has there: the
 student's game (played by a bot, so that autoplay goes on), the teacher's page,
 its projector view and a watch link.  The round itself runs in ``make load``.
@@ -18,9 +18,9 @@ import pytest
 from test_rooms import _page
 
 from laspoly.engine.state import name_key
-from laspoly.rooms import owner_link
-from laspoly.store import open_store
-from laspoly.table import PERSON
+from laspoly.server.rooms import owner_link
+from laspoly.server.store import open_store
+from laspoly.server.table import PERSON
 from laspoly.ui.app import Dashboard
 from laspoly.ui.join import JoinView
 from laspoly.ui.presentation import ProjectorView

@@ -11,16 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from laspoly.classes import ClassData, create_class
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
 from laspoly.errors import SaveFileError
 from laspoly.predict import Guess
 from laspoly.record import replay
-from laspoly.roomlog import UNDO, catch_up, played_actions, replay_log, undo_entry
-from laspoly.rooms import RoomTable, join_room, open_room, seat_token
-from laspoly.store import Store, open_store
+from laspoly.server.classes import ClassData, create_class
+from laspoly.server.roomlog import UNDO, catch_up, played_actions, replay_log, undo_entry
+from laspoly.server.rooms import RoomTable, join_room, open_room, seat_token
+from laspoly.server.store import Store, open_store
 from laspoly.ui.controls import ControlsView
 from laspoly.ui.model import GameModel
 

@@ -21,9 +21,9 @@ from laspoly.engine import events as E
 from laspoly.engine.game import Game
 from laspoly.errors import StoreError
 from laspoly.record import replay
-from laspoly.rooms import RoomTable, adopt_owner_key, join_room, new_owner_key, open_room, owner_link, seat_token
-from laspoly.store import Store, digest, open_store
-from laspoly.table import LocalTable
+from laspoly.server.rooms import RoomTable, adopt_owner_key, join_room, new_owner_key, open_room, owner_link, seat_token
+from laspoly.server.store import Store, digest, open_store
+from laspoly.server.table import LocalTable
 from laspoly.ui.model import GameModel
 
 OWNER = "owner-key-for-tests-0001"  # of the form the server's keys have
@@ -247,14 +247,14 @@ def test_a_view_never_touches_the_store(store: Store) -> None:
     m.act(A.Roll(0))
     m.set_seat(1, "greedy")
     assert len(store.rooms_of(OWNER)) == 1
-    assert watched.callers == {"laspoly.rooms"}
+    assert watched.callers == {"laspoly.server.rooms"}
     for path in (ROOT / "laspoly" / "ui").glob("*.py"):
         imported = {node.module for node in ast.walk(ast.parse(path.read_text())) if isinstance(node, ast.ImportFrom)}
-        assert "laspoly.store" not in imported or path.name == "app.py", f"{path.name} imports the store"
+        assert "laspoly.server.store" not in imported or path.name == "app.py", f"{path.name} imports the store"
 
 
 def test_rooms_and_tables_import_no_ui_library() -> None:
-    code = ("import sys, laspoly.rooms, laspoly.table, laspoly.store\n"
+    code = ("import sys, laspoly.server.rooms, laspoly.server.table, laspoly.server.store\n"
             "print(','.join(m for m in ('panel', 'bokeh', 'param') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
@@ -328,7 +328,7 @@ def test_a_chosen_me_opened_by_two_browsers_shares_nothing(monkeypatch: pytest.M
 
 
 def test_a_page_nobody_played_leaves_no_room_and_its_reload_is_a_new_game(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    from laspoly.classes import create_class
+    from laspoly.server.classes import create_class
 
     db = f"sqlite:///{tmp_path / 'rooms.db'}"
     store = open_store(db)
@@ -369,7 +369,7 @@ def test_every_refused_act_is_logged_once_without_a_traceback(store: Store, capl
     ana = _room(store, seats=("person", "person", "basic"))
     ben = _join(store, ana, 1)
     view = _join(store, ana, "view")
-    with caplog.at_level(logging.WARNING, logger="laspoly.rooms"):
+    with caplog.at_level(logging.WARNING, logger="laspoly.server.rooms"):
         assert not ben.act(A.Roll(0))  # a seat's page moving for another seat
         assert not ben.advance(to_end=True)  # "Run to end" while others play
         assert not view.advance()  # the projector moving the bots
@@ -377,6 +377,6 @@ def test_every_refused_act_is_logged_once_without_a_traceback(store: Store, capl
     refusals = store.refusals(ana.table.room_id)
     assert refusals == ["seat 2 tried to act for seat 1", "seat 2 asked to run to the end while others play",
                         "a spectator tried to move the bots", "a spectator tried to act"]
-    records = [r for r in caplog.records if r.name == "laspoly.rooms"]
+    records = [r for r in caplog.records if r.name == "laspoly.server.rooms"]
     assert [r.getMessage() for r in records] == [f"refused in a room: {reason}" for reason in refusals]
     assert all(r.exc_info is None for r in records)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from laspoly import cli
-from laspoly.serving import CLOSED, LOGGERS, ClosedConnectionFilter, quiet_closed_connection_warnings
+from laspoly.server.serving import CLOSED, LOGGERS, ClosedConnectionFilter, quiet_closed_connection_warnings
 
 
 def _record(message: str, page: object = None) -> logging.LogRecord:
@@ -81,7 +81,7 @@ def test_the_page_is_found_on_the_logging_call_s_stack(caplog: pytest.LogCapture
 #: Ten pages built on a server whose collector is tuned, in a fresh process; it reports what the collector did.
 _TEN_PAGES = """
 import gc, json
-from laspoly.serving import FULL_COLLECTION_AFTER, tune_collector
+from laspoly.server.serving import FULL_COLLECTION_AFTER, tune_collector
 tune_collector()
 frozen, threshold = gc.get_freeze_count(), gc.get_threshold()
 tune_collector()  # a second call (the next page of `panel serve`) freezes nothing more
@@ -186,7 +186,7 @@ def test_a_write_to_a_closed_page_that_nothing_awaited_is_one_warning_line_and_o
 
     from tornado.websocket import WebSocketClosedError
 
-    from laspoly.serving import CLOSED_WRITE, UnretrievedClosedWriteFilter
+    from laspoly.server.serving import CLOSED_WRITE, UnretrievedClosedWriteFilter
 
     def record(exc: BaseException) -> logging.LogRecord:
         try:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from laspoly.errors import StoreError
-from laspoly.store import Store, digest, open_store
+from laspoly.server.store import Store, digest, open_store
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

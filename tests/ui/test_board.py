@@ -16,7 +16,7 @@ from laspoly.bots.basic import BasicBot
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.rules.presets import preset_names
-from laspoly.table import PERSON
+from laspoly.server.table import PERSON
 from laspoly.ui.board import (
     CARD_LINES,
     CARD_WIDTH,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from helpers import build, give, mortgage
 
 from laspoly.engine import actions as A
-from laspoly.table import PERSON
+from laspoly.server.table import PERSON
 from laspoly.ui.a11y import LiveRegion
 from laspoly.ui.boardtext import SR_ONLY, announcement, board_table, field_rows
 from laspoly.ui.model import GameModel

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from laspoly.classes import ClassData, create_class, find_class
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
-from laspoly.rooms import open_room
-from laspoly.store import Store, open_store
+from laspoly.server.classes import ClassData, create_class, find_class
+from laspoly.server.rooms import open_room
+from laspoly.server.store import Store, open_store
 from laspoly.ui.classview import PAGE_SIZE, TWO_DICE, ClassModel, ago
 from laspoly.ui.model import GameModel
 

@@ -79,7 +79,7 @@ def _spanish_pages() -> list[tuple[str, list[str]]]:
     from helpers import build, edit, give, mortgage
 
     from laspoly.engine import actions as A
-    from laspoly.table import PERSON
+    from laspoly.server.table import PERSON
     from laspoly.ui.app import Dashboard
     from laspoly.ui.board import centre_data, token_data
     from laspoly.ui.invite import InviteView, MyGamesView
@@ -182,6 +182,6 @@ def test_a_name_left_empty_is_jugador_n_in_a_spanish_game_and_the_box_says_so() 
 
 
 def test_every_seat_a_person_can_choose_has_its_words() -> None:
-    from laspoly.table import SEAT_CHOICES
+    from laspoly.server.table import SEAT_CHOICES
 
     assert {f"seat.{kind}" for kind in SEAT_CHOICES} <= set(i18n.catalogue())

@@ -13,9 +13,9 @@ from helpers import edit, jail, place
 
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
-from laspoly.rooms import join_room, open_room, seat_token
-from laspoly.store import open_store
-from laspoly.table import PERSON
+from laspoly.server.rooms import join_room, open_room, seat_token
+from laspoly.server.store import open_store
+from laspoly.server.table import PERSON
 from laspoly.ui.model import GameModel
 from laspoly.ui.playview import CONTROLS, NO_FIELD, PLACES, PlayInputs, names_in, play_view, prison_tries_left, train_fare
 

@@ -11,8 +11,8 @@ import pytest
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.errors import StoreError
-from laspoly.rooms import join_room, open_room, seat_token
-from laspoly.store import Store, open_store
+from laspoly.server.rooms import join_room, open_room, seat_token
+from laspoly.server.store import Store, open_store
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import InviteView, qr_svg
 from laspoly.ui.model import GameModel

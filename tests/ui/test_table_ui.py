@@ -16,7 +16,7 @@ from laspoly.bots.basic import BasicBot
 from laspoly.bots.runner import play_bot_turns
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
-from laspoly.table import PERSON
+from laspoly.server.table import PERSON
 from laspoly.ui import model as model_module
 from laspoly.ui.app import Dashboard
 from laspoly.ui.model import GameModel, cash_by_turn

@@ -15,14 +15,14 @@ import pytest
 from bokeh.models import Axis, Line, Plot, Scatter, Title, VBar
 
 from laspoly.analysis.lln import checkpoints, envelope, tv_curve
-from laspoly.classes import ClassData, create_class, find_class
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
 from laspoly.engine.registry import action_from_dict
 from laspoly.record import replay
-from laspoly.rooms import open_room
-from laspoly.store import Store, open_store
+from laspoly.server.classes import ClassData, create_class, find_class
+from laspoly.server.rooms import open_room
+from laspoly.server.store import Store, open_store
 from laspoly.ui.model import GameModel
 from laspoly.ui.teacher import TeacherView
 

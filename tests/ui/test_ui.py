@@ -18,7 +18,7 @@ from panel.io.state import set_curdoc
 
 from laspoly.bots.registry import DEFAULT_OPPONENT
 from laspoly.engine import actions as A
-from laspoly.table import PERSON
+from laspoly.server.table import PERSON
 from laspoly.ui import app
 from laspoly.ui.app import Dashboard
 from laspoly.ui.board import board_data, cell_xy, token_data

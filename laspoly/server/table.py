@@ -2,7 +2,7 @@
 
 The dashboard's model holds one *table* and speaks to it through
 :class:`Table`.  A :class:`LocalTable` keeps a game on one screen; a
-:class:`~laspoly.rooms.RoomTable` stores every action of a room before playing
+:class:`~laspoly.server.rooms.RoomTable` stores every action of a room before playing
 it and catches up with other devices.  A table decides who plays each seat (a
 person, or the bot in :attr:`Table.bots`) and which requests this screen may
 make; the rules themselves are always the engine's.  Nothing here imports a UI
@@ -23,8 +23,8 @@ from laspoly.errors import LaspolyError
 from laspoly.record import replay
 
 if TYPE_CHECKING:
-    from laspoly.classes import NewClass
     from laspoly.predict import Guess
+    from laspoly.server.classes import NewClass
 
 PERSON = "person"
 SEAT_CHOICES = (PERSON, *TEMPERAMENTS)
@@ -134,7 +134,7 @@ class Table(Protocol):
         """One of the owner's stored games, replayed."""
 
     def create_class(self, name: str) -> NewClass:
-        """A new class in this table's database, with its code and teacher key (:mod:`laspoly.classes`)."""
+        """A new class in this table's database, with its code and teacher key (:mod:`laspoly.server.classes`)."""
 
     def add_guess(self, guess: Guess) -> None:
         """Keep a guess of a roll's total (predict, then roll), where every screen of the game sees it."""

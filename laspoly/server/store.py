@@ -202,8 +202,8 @@ class Store:
     def last_undo_entries(self, owner_key: str) -> dict[str, tuple[int, Any]]:
         """For each of the owner's rooms whose log has an undo entry, the last one: room id -> (index, entry).
 
-        The undo entries are the ones :mod:`laspoly.roomlog` writes, ``{"type": "undo", ...}``; the caller
-        checks each one it is given (:func:`laspoly.roomlog.undo_keep`).
+        The undo entries are the ones :mod:`laspoly.server.roomlog` writes, ``{"type": "undo", ...}``; the caller
+        checks each one it is given (:func:`laspoly.server.roomlog.undo_keep`).
         """
         with self._tx(write=False) as cur:
             cur.execute(self._q("SELECT a.room_id, a.idx, a.action FROM actions a JOIN rooms r ON r.id = a.room_id "

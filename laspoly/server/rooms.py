@@ -35,16 +35,16 @@ from functools import lru_cache
 from typing import Any
 
 from laspoly.bots.registry import canonical_bot
-from laspoly.classes import NewClass, create_class, is_class_watch
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError, StoreError
 from laspoly.predict import Guess
-from laspoly.roomlog import catch_up, played_count, replay_log, undo_entry
-from laspoly.store import Room, Seat, Store, default_url, digest, open_store, token
-from laspoly.table import PERSON, OwnedGame, Refused, check_seat, first_person, seat_bots, take_back
+from laspoly.server.classes import NewClass, create_class, is_class_watch
+from laspoly.server.roomlog import catch_up, played_count, replay_log, undo_entry
+from laspoly.server.store import Room, Seat, Store, default_url, digest, open_store, token
+from laspoly.server.table import PERSON, OwnedGame, Refused, check_seat, first_person, seat_bots, take_back
 
-log = logging.getLogger("laspoly.rooms")
+log = logging.getLogger("laspoly.server.rooms")
 
 
 def server_store(db_url: str | None = None) -> Store:
@@ -63,7 +63,7 @@ def seat_token(owner_key: str, room_id: str, seat: int | str) -> str:
     return hmac.new(owner_key.encode(), f"{room_id}:{seat}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
-#: The form of a key this server makes (:func:`laspoly.store.token`): 24 URL-safe characters.
+#: The form of a key this server makes (:func:`laspoly.server.store.token`): 24 URL-safe characters.
 KEY_FORM = re.compile(r"[A-Za-z0-9_-]{24}")
 
 
@@ -114,7 +114,7 @@ def open_room(store: Store, game: Game, seats: Sequence[str], owner_key: str, la
     """Store a new or loaded game, with the actions played so far, in a new room owned by ``owner_key``.
 
     The creator sits in the first person seat (a spectator when there is none).  With ``class_code``
-    the room is one of that class's games (:mod:`laspoly.classes`).  With ``stored=False`` the room
+    the room is one of that class's games (:mod:`laspoly.server.classes`).  With ``stored=False`` the room
     is written only at its first stored decision (:meth:`RoomTable.keep`): a new page's game.
     """
     seats = [check_seat(kind) for kind in seats]
@@ -145,7 +145,7 @@ def _store_room(store: Store, room: Room, owner_key: str, game: Game, class_code
 def join_room(store: Store, room_id: str, secret: str, owner_key: str | None = None) -> RoomTable:
     """Open a room by a seat's or the spectator's token; a wrong token is refused and logged.
 
-    The watch link a class's teacher page shows for the room opens it read-only too (:func:`~laspoly.classes.watch_token`);
+    The watch link a class's teacher page shows for the room opens it read-only too (:func:`~laspoly.server.classes.watch_token`);
     the teacher's key itself opens no room.  ``owner_key`` makes this page the owner's only when :func:`adopt_owner_key` takes it.
     """
     try:
@@ -196,7 +196,7 @@ class RoomTable:
         self.game = game
         self.seat = seat
         self.owner_key = owner_key
-        #: How many entries of the room's log this page has played: actions, and undo entries (:mod:`laspoly.roomlog`).
+        #: How many entries of the room's log this page has played: actions, and undo entries (:mod:`laspoly.server.roomlog`).
         self.logged = len(game.history)
         self._take_seats(room)
 

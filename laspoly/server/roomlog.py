@@ -1,6 +1,6 @@
 """A room's stored log: the actions played, and the entries that take decisions back.
 
-A room stores every action as the next entry of its log (:mod:`laspoly.rooms`).
+A room stores every action as the next entry of its log (:mod:`laspoly.server.rooms`).
 Undo in a room nobody else has joined appends one more entry, ``{"type": "undo",
 "keep": N}``: from there on the game stands on the first ``N`` actions of the
 game as it was, as if the later ones had never been played.  The entries are
@@ -10,7 +10,7 @@ before undo existed) replays exactly as before.
 
 The game a log gives is the game *as it stands*: an undone roll is not one of
 its rolls (the class's pooled dice and its CSV count the rolls of the games as
-they stand, :mod:`laspoly.classes`).  Nothing here imports a UI library.
+they stand, :mod:`laspoly.server.classes`).  Nothing here imports a UI library.
 """
 
 from __future__ import annotations

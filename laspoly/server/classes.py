@@ -43,8 +43,8 @@ from laspoly.engine.registry import action_from_dict
 from laspoly.engine.state import clean_name, name_key
 from laspoly.errors import LaspolyError, StoreError
 from laspoly.record import replay
-from laspoly.roomlog import undo_keep
-from laspoly.store import ClassRecord, Store, token
+from laspoly.server.roomlog import undo_keep
+from laspoly.server.store import ClassRecord, Store, token
 
 __all__ = [
     "ClassData",
@@ -64,7 +64,7 @@ __all__ = [
     "watch_token",
 ]
 
-log = logging.getLogger("laspoly.classes")
+log = logging.getLogger("laspoly.server.classes")
 
 #: A class code's letters: no 0/O or 1/I/L, so a code read aloud or from a board is typed right.
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
@@ -277,7 +277,7 @@ class ClassData:
     """The class's rooms, followed live, and their dice and landings pooled.
 
     It follows the newest :data:`MAX_CLASS_ROOMS` rooms; :attr:`total` counts them all.
-    Each room is the game as it stands: an undo entry of its log (:mod:`laspoly.roomlog`) takes its
+    Each room is the game as it stands: an undo entry of its log (:mod:`laspoly.server.roomlog`) takes its
     decisions back here too, so an undone roll or landing is not counted, nor written in the CSV.
     """
 

@@ -52,7 +52,7 @@ def check_can_listen(address: str, port: int) -> None:
 
 #: Addresses that listen on every network: they are never a name a browser asks for.
 _WILDCARDS = {"", "0.0.0.0", "::", "[::]", "*"}
-log = logging.getLogger("laspoly.serving")
+log = logging.getLogger("laspoly.server.serving")
 
 
 def allowed_hosts(address: str, port: int, lan: str | None = None, extra: Iterable[str] = ()) -> list[str]:

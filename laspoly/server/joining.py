@@ -2,9 +2,9 @@
 
 The page (:mod:`laspoly.ui.join`) checks the name and the number of players; this
 module makes the room: it refuses a person's name already playing in the class
-(compared by :func:`~laspoly.engine.state.name_key`, :func:`~laspoly.classes.class_names`),
+(compared by :func:`~laspoly.engine.state.name_key`, :func:`~laspoly.server.classes.class_names`),
 and stores the room at once, so the teacher's list shows the name before the first move.
-The names are held in the database (:meth:`~laspoly.store.Store.claim_names`), so two devices
+The names are held in the database (:meth:`~laspoly.server.store.Store.claim_names`), so two devices
 joining with one name at the same moment get one room, and the other a :class:`NameTaken`.
 """
 
@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from laspoly.classes import class_names
 from laspoly.engine.game import Game
 from laspoly.engine.state import name_key
 from laspoly.errors import LaspolyError
-from laspoly.rooms import RoomTable, new_owner_key, open_room
-from laspoly.store import Store
-from laspoly.table import PERSON
+from laspoly.server.classes import class_names
+from laspoly.server.rooms import RoomTable, new_owner_key, open_room
+from laspoly.server.store import Store
+from laspoly.server.table import PERSON
 
 
 class NameTaken(LaspolyError):
