@@ -3,13 +3,11 @@
 The board, the Probability tab, predict-then-roll and the teacher's page all ask
 the same few things of a game's event log (:attr:`Game.log
 <laspoly.engine.game.Game.log>`).  They ask them here, so that "a landing" or
-"this turn" means the same on every screen.  Two kinds of landing are counted,
-because two questions are asked:
-
-* :func:`arrivals`: every time a token arrived on a field, by dice, card or train
-  (the Probability tab's "landings in this game", and its CSV);
-* :func:`roll_landing`: where a roll ended as the movement chain counts it, one per
-  roll, with "in prison" apart (the class's pooled landings, compared with the chain).
+"this turn" means the same on every screen.  A landing is counted one way: where
+a roll ended, as the movement chain counts it (:func:`roll_landing`), one per roll
+not made from prison, with "in prison" apart.  Every chart that compares landings
+with the chain counts these: the Probability tab's heatmap and its CSV
+(:class:`RollLandings`), and the class's pooled landings on the teacher's page.
 
 Nothing here imports a UI library; the functions read the log and never change the game.
 """
@@ -22,6 +20,7 @@ from dataclasses import dataclass
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
+from laspoly.record import new_game_from_setup
 
 #: The dice totals, 2 to 12, in the order the count lists of :func:`dice_totals` hold them.
 TOTALS = tuple(range(2, 13))
@@ -118,15 +117,6 @@ def dice_totals(game: Game) -> list[int]:
     return count_totals(roll_totals(game))
 
 
-def arrivals(game: Game) -> list[int]:
-    """How often a token arrived on each field in the game (moves by dice, cards and train)."""
-    counts = [0] * len(game.fields)
-    for e in game.log:
-        if isinstance(e, (E.Moved, E.Travelled)):
-            counts[e.dst] += 1
-    return counts
-
-
 def last_out_first(game: Game) -> list[int]:
     """The players eliminated so far, the last one out first (each once)."""
     return list(dict.fromkeys(e.who for e in reversed(game.log) if isinstance(e, E.Eliminated)))
@@ -150,3 +140,44 @@ def roll_landing(game: Game, action: A.Action, from_prison: bool = False) -> tup
         return None
     player = game.players[action.player]
     return action.player, len(game.fields) if player.in_prison else player.pos
+
+
+class RollLandings:
+    """Where each roll of one game ended, as the movement chain counts it (:func:`roll_landing`), kept up to date.
+
+    The log says where tokens went, but not where a roll ended before a train
+    journey, nor whether it started in prison; so a shadow game replays the game's
+    actions (already checked when played) and asks :func:`roll_landing` after each
+    roll.  Asked again, it plays only the actions new since the last question; an
+    undo, a loaded game or a new game starts the shadow again.
+    """
+
+    def __init__(self) -> None:
+        self._game: Game | None = None
+        self._shadow: Game | None = None
+        self._last: A.Action | None = None
+        self._seen = 0
+        self._counts: list[int] = []
+
+    def of(self, game: Game) -> list[int]:
+        """The landings of ``game`` so far: one count per field, then "in prison" last."""
+        history = game.history
+        if (game is not self._game or self._shadow is None or len(history) < self._seen
+                or (self._seen and history[self._seen - 1] is not self._last)):
+            self._game, self._shadow, self._seen = game, new_game_from_setup(game.setup), 0
+            self._counts = [0] * (len(game.fields) + 1)
+        shadow, counts = self._shadow, self._counts
+        for action in history[self._seen:]:
+            from_prison = isinstance(action, A.Roll) and shadow.players[action.player].in_prison
+            shadow.push(action)
+            landing = roll_landing(shadow, action, from_prison)
+            if landing is not None:
+                counts[landing[1]] += 1
+        self._seen = len(history)
+        self._last = history[-1] if history else None
+        return list(counts)
+
+
+def roll_landings(game: Game) -> list[int]:
+    """Where every roll of ``game`` ended, as the chain counts it: one count per field, then "in prison" last."""
+    return RollLandings().of(game)

@@ -169,6 +169,7 @@ class GameModel(param.Parameterized):
         self.table: Table = table
         #: Every player's cash at the end of each turn (index 0: the start; the last entry: now), for the cash chart.
         self.cash_history: list[list[int]] = cash_by_turn(self.game)
+        self._roll_landings = gamelog.RollLandings()
         #: The class period of this game in minutes (None: no time cap), kept for a rematch.
         self.minutes: float | None = None
         #: Wraps the views' redraw after each change.  The dashboard puts Panel's ``hold`` here, so that
@@ -575,14 +576,20 @@ class GameModel(param.Parameterized):
                                                          for e in gamelog.rolls(self.game)))
 
     def landings_csv(self) -> io.StringIO:
-        """Landings of this game by field as CSV."""
-        return _csv(["index", "field", "landings"], ([i, self.game.field_name(i, self.lang), n] for i, n in enumerate(self.landings())))
+        """Where this game's rolls ended (:meth:`landings`) as CSV: a row per field, then "in prison" with no index."""
+        *fields, prison = self.landings()
+        rows: list[list[object]] = [[i, self.game.field_name(i, self.lang), n] for i, n in enumerate(fields)]
+        return _csv(["index", "field", "landings"], [*rows, ["", self.t("players.in_prison"), prison]])
 
     # ------------------------------------------------------------ what the views show
 
     def landings(self) -> list[int]:
-        """How often a token arrived on each field in this game (moves by dice, cards and train): :func:`~laspoly.analysis.log.arrivals`."""
-        return gamelog.arrivals(self.game)
+        """Where this game's rolls ended, as the exact chain counts a landing: one count per field, then "in prison" last.
+
+        A roll's landing is its token's field after the roll and its cards, before a train journey; a roll made from
+        prison is none (:class:`~laspoly.analysis.log.RollLandings`), so the counts compare with the chain's squares.
+        """
+        return self._roll_landings.of(self.game)
 
     def dice_totals(self) -> list[int]:
         """How often each total 2-12 was rolled (index 0 is a total of 2): :func:`~laspoly.analysis.log.dice_totals`."""

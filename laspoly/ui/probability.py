@@ -120,11 +120,11 @@ class ProbabilityView(TabView):
         if self.board is None:
             return
         if self.heat:
-            land = m.landings()
+            land = m.landings()  # per field, then "in prison": what the chain's squares and in-prison share count
             total = sum(land)
             chain = self._exact()
             heat = [math.log((c / total) / p) if total and p > 0 and c else (-1.0 if p > 0 else 0.0)
-                    for c, p in zip(land, chain, strict=True)]
+                    for c, p in zip(land[:-1], chain, strict=True)]
             self.board.refresh(heat)
             self.heat_note.object = f"<p>{esc(m.t('prob.heat_note', landings=trn('count.landings', total, m.lang)))}</p>"
         else:

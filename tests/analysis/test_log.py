@@ -1,4 +1,4 @@
-"""The game log's questions, answered once (laspoly.analysis.log): rolls, totals, arrivals, the last move and roll."""
+"""The game log's questions, answered once (laspoly.analysis.log): rolls, totals, landings, the last move and roll."""
 
 from __future__ import annotations
 
@@ -25,13 +25,13 @@ def test_a_new_game_has_no_roll_no_move_no_card_and_nothing_counted() -> None:
     g = new_game()
     assert gamelog.last_roll(g) is None and gamelog.last_move(g) is None and gamelog.card_this_turn(g) is None
     assert gamelog.rolls(g) == [] and gamelog.roll_totals(g) == []
-    assert gamelog.dice_totals(g) == [0] * 11 and gamelog.arrivals(g) == [0] * len(g.fields)
+    assert gamelog.dice_totals(g) == [0] * 11 and gamelog.roll_landings(g) == [0] * (len(g.fields) + 1)
 
 
-def test_a_roll_is_one_arrival_the_last_move_and_this_turns_roll() -> None:
+def test_a_roll_is_one_landing_the_last_move_and_this_turns_roll() -> None:
     g = new_game("1-2")
     g.apply(A.Roll(ANA))
-    assert gamelog.arrivals(g)[3] == 1 and sum(gamelog.arrivals(g)) == 1
+    assert gamelog.roll_landings(g)[3] == 1 and sum(gamelog.roll_landings(g)) == 1
     assert gamelog.last_move(g) == Move(ANA, 0, 3, (0, 1, 2, 3))
     roll = gamelog.last_roll(g)
     assert roll is not None and (roll[0].who, roll[0].d1, roll[0].d2, roll[1]) == (ANA, 1, 2, True)
@@ -58,12 +58,36 @@ def test_the_dice_totals_count_every_roll_of_the_log_in_order() -> None:
     assert gamelog.rolls(g, since=len(g.log)) == [] and gamelog.rolls(g, since=0) == rolled
 
 
-def test_every_move_by_dice_card_or_train_is_an_arrival() -> None:
-    g = new_game()
-    _play(g, 400)
-    moves = [e for e in g.log if isinstance(e, (E.Moved, E.Travelled))]
-    arrived = gamelog.arrivals(g)
-    assert sum(arrived) == len(moves) and all(arrived[e.dst] > 0 for e in moves)
+def test_every_roll_not_made_from_prison_is_one_landing_and_go_into_prison_has_none() -> None:
+    """The Probability tab's heatmap counts what the chain counts (analysis.log.RollLandings): one landing per roll
+    that did not start in prison, "in prison" apart, so Go-Into-Prison itself is never a landing."""
+    for preset in ("laspoly", "classic", "standard", "sculptprice"):
+        g = Game(4, preset=preset, seed=11, max_rounds=60)
+        shadow, rolls = Game(4, preset=preset, seed=11, max_rounds=60), 0
+        _play(g, 3000)
+        for action in g.history:
+            rolls += isinstance(action, A.Roll) and not shadow.players[action.player].in_prison
+            shadow.apply(action)
+        counts = gamelog.roll_landings(g)
+        assert len(counts) == len(g.fields) + 1 and sum(counts) == rolls > 100, preset
+        sent = [i for i, f in enumerate(g.fields) if f.kind == "go_to_prison"]
+        assert all(counts[i] == 0 for i in sent), preset
+        if preset != "sculptprice":  # its board sends nobody to prison from a field
+            assert sent and counts[-1] > 0, preset  # the scene: some roll ended in prison
+
+
+def test_landings_kept_up_to_date_step_by_step_equal_those_counted_at_once_and_an_undo_starts_again() -> None:
+    g = Game(3, seed=5, max_rounds=40)
+    follower, bot = gamelog.RollLandings(), BasicBot()
+    for _ in range(600):
+        if g.is_over:
+            break
+        g.apply(bot.choose(g.observe()))
+        assert follower.of(g) == gamelog.roll_landings(g)
+    shorter = Game(3, seed=5, max_rounds=40)
+    for action in g.history[: len(g.history) // 2]:
+        shorter.apply(action)
+    assert follower.of(shorter) == gamelog.roll_landings(shorter) != gamelog.roll_landings(g)
 
 
 def test_a_roll_that_ends_in_prison_lands_in_prison_not_on_a_field() -> None:

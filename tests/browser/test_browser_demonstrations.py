@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 from servers import start_server
 from test_browser import SEED, _button, _input, _open, _tab
 
+from laspoly.analysis import log as gamelog
 from laspoly.engine import events as E
 from laspoly.record import replay
 from laspoly.server.store import open_store
@@ -49,7 +50,7 @@ def _rolls_and_landings(db_url: str, code: str) -> tuple[int, int]:
     for room_id in store.class_rooms(code):
         game = replay(store.room(room_id).setup, store.actions(room_id))
         rolls += sum(isinstance(e, E.Rolled) for e in game.log)
-        landings += sum(isinstance(e, (E.Moved, E.Travelled)) for e in game.log)
+        landings += sum(gamelog.roll_landings(game))  # where each roll ended, as the chain (and the page) counts
     return rolls, landings
 
 

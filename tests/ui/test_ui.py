@@ -103,7 +103,7 @@ def test_csv_exports_have_headers_and_rows() -> None:
     m.act(A.Roll(0))
     assert m.log_csv().getvalue().splitlines()[0] == "index,event,text"
     assert m.dice_csv().getvalue().splitlines()[1].endswith("1,2,3")
-    assert len(m.landings_csv().getvalue().splitlines()) == 41
+    assert len(m.landings_csv().getvalue().splitlines()) == 42  # 40 fields, "in prison", the header
 
 
 def test_the_board_places_40_fields_round_the_square() -> None:
