@@ -288,8 +288,8 @@ class LightClient(threading.Thread):
                     super()._handle_patch(message)
                     client._look_for_controls()
                     return
-                if client._lab_state == "opening":  # the Probability tab is arriving: its lab's controls are wanted
-                    super()._handle_patch(message)
+                if client._lab_state in ("waiting", "opening"):  # the lab's controls will be wanted: the copy is kept
+                    super()._handle_patch(message)  # whole until then (a later patch may name a model an earlier one made)
                     client._look_for_lab()
                 for event in message.content.get("events", []):
                     if event.get("kind") == "ModelChanged" and event.get("attr") == "text":
