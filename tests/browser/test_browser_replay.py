@@ -65,9 +65,10 @@ def test_lesson_mode_shows_the_stakes_of_buying_and_run_to_end_says_how_many_tur
     page.goto(server + "?lesson=1&seed=7", timeout=60_000)
     expect(_button(page, "Roll")).to_be_enabled(timeout=60_000)
     _button(page, "Roll").click()  # the default game's first roll (seed 7) lands Ana on a station for sale
-    expect(page.get_by_text(re.compile(r"^Pays back in about \d+ opponent turns"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^Long run \(an average over many turns\): about [\d.]+ LPD rent per opponent turn"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^Short run \(before your next turn\): [\d./= ]+% that an opponent lands here\."))).to_be_visible()
     page.get_by_role("button", name="Español").click()
-    expect(page.get_by_text(re.compile(r"^Se recupera en unos \d+ turnos de rivales"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^A la larga .* se recupera en cerca de \d+ turnos de rival\."))).to_be_visible()
     page.get_by_role("button", name="English").click()
     _button(page, "Run to end").click()
     expect(page.get_by_text(re.compile(r"^Run to end played \d+ turns\."))).to_be_visible(timeout=120_000)
