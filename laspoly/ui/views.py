@@ -42,7 +42,12 @@ from laspoly.ui.common import (
 from laspoly.ui.common import is_served as _serving
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel, check_seed, new_seed
-from laspoly.ui.standings import cash_chart, cash_chart_data
+from laspoly.ui.standings import STANDINGS_CSS, cash_chart, cash_chart_data
+
+#: The Players tab's columns, in order, and those that hold numbers (aligned right, header and values alike).
+PLAYERS_COLUMNS = ("player", "seat", "cash", "net_worth", "status", "jail_cards", "properties")
+PLAYERS_NUMBERS = frozenset({"cash", "net_worth", "jail_cards"})
+NUM = " class='lp-num'"
 
 
 class PlayersView(TabView):
@@ -52,7 +57,7 @@ class PlayersView(TabView):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.table = LiveHTML(sizing_mode="stretch_width")
+        self.table = LiveHTML(sizing_mode="stretch_width", stylesheets=[STANDINGS_CSS])
         chart, self.source = cash_chart(tr("players.chart"), tr("players.turn_axis"), tr("players.cash_axis"))
         self.figure = chart
         self.chart = pn.pane.Bokeh(chart, sizing_mode="stretch_width")
@@ -68,12 +73,12 @@ class PlayersView(TabView):
             status = m.t("players.out") if not p.active else (m.t("players.in_prison") if p.in_prison else "")
             seat = seat_words(m, p.index)
             rows.append(
-                f"<tr><td>{player_badge(m, p.index)}</td><td>{esc(seat)}</td><td style='text-align:right'>{esc(g.money(p.cash))}</td>"
-                f"<td style='text-align:right'>{esc(g.money(g.net_worth(p.index)))}</td><td>{esc(status)}</td>"
-                f"<td>{len(p.jail_cards)}</td><td style='font-size:0.85em'>{esc(', '.join(props))}</td></tr>")
-        heads = "".join(f"<th>{esc(m.t(f'players.{k}'))}</th>" for k in ("player", "seat", "cash", "net_worth", "status", "jail_cards",
-                                                                         "properties"))
-        self.table.object = (f"<table class='lp-players' style='width:100%;border-collapse:collapse'><thead><tr>{heads}</tr></thead>"
+                f"<tr><td>{player_badge(m, p.index)}</td><td>{esc(seat)}</td><td class='lp-num'>{esc(g.money(p.cash))}</td>"
+                f"<td class='lp-num'>{esc(g.money(g.net_worth(p.index)))}</td><td>{esc(status)}</td>"
+                f"<td class='lp-num'>{len(p.jail_cards)}</td><td style='font-size:0.85em'>{esc(', '.join(props))}</td></tr>")
+        # one header per column, in the cells' order, aligned as its values are (money and counts to the right)
+        heads = "".join(f"<th{NUM if k in PLAYERS_NUMBERS else ''}>{esc(m.t(f'players.{k}'))}</th>" for k in PLAYERS_COLUMNS)
+        self.table.object = (f"<table class='lp-players lp-standings' style='width:100%;border-collapse:collapse'><thead><tr>{heads}</tr></thead>"
                              f"<tbody>{''.join(rows)}</tbody></table>")
         words(self.figure, m.t("players.chart"), m.t("players.turn_axis"), m.t("players.cash_axis"))
         self.source.data = cash_chart_data(m)

@@ -574,3 +574,31 @@ def test_game_lengths_bins_by_twenty_player_turns_and_finds_where_the_cap_begins
     bars, cap_at, capped = game_lengths([_record(0, 19, False), _record(1, 20, False), _record(2, 2050, True)])
     assert bars == {"turns": [10, 30, 2050], "games": [1, 1, 1]} and (cap_at, capped) == (2050, 1)
     assert game_lengths([_record(0, 19, False)])[1:] == (None, 0)
+
+
+def test_the_players_table_puts_every_value_under_its_own_header_aligned_alike() -> None:
+    m = GameModel()
+    set_cash(m.game, 1, 1234)
+    view = PlayersView(model=m)
+    head = re.findall(r"<th( class='lp-num')?>([^<]*)</th>", view.table.object)
+    assert [name for _, name in head] == ["Player", "Seat", "Cash", "Net worth", "Status", "Jail cards", "Properties"]
+    for row in re.findall(r"<tr><td>.*?</tr>", view.table.object):
+        cells = re.findall(r"<td( class='lp-num')?[^>]*>(.*?)</td>", row)
+        assert len(cells) == len(head)
+        assert [num for num, _ in cells] == [num for num, _ in head]  # money and counts right, under right-aligned headers
+    assert "1234 LPD" in re.findall(r"<tr><td>.*?</tr>", view.table.object)[1].split("</td>")[2]  # under "Cash"
+    assert "lp-standings" in view.table.object and any(".lp-num" in css for css in view.table.stylesheets)
+
+
+def test_every_cash_chart_names_its_players_in_a_legend() -> None:
+    from bokeh.models import Legend
+
+    from laspoly.ui.replay import ReplayView
+
+    m = GameModel()
+    for figure in (PlayersView(model=m).figure, ReplayView(model=m).chart):
+        legends = [x for x in figure.above + figure.center + figure.right if isinstance(x, Legend)]
+        assert len(legends) == 1 and legends[0].items[0].label.field == "name"
+        source = legends[0].items[0].renderers[0].data_source
+        assert source.data["name"] == [p.name for p in m.game.players]
+
