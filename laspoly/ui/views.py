@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import panel as pn
 import param
+from panel.reactive import ReactiveHTML
 from panel.viewable import Viewer
 
 from laspoly.bots.registry import DEFAULT_OPPONENT
@@ -345,6 +346,44 @@ class SaveFileDropper(pn.widgets.FileDropper):
         super()._process_event(event)
 
 
+#: FilePond's words (the library under Panel's file dropper), each a catalogue message ``files.pond.<option>``.
+POND_WORDS = ("labelInvalidField", "labelFileWaitingForSize", "labelFileSizeNotAvailable", "labelFileLoading",
+              "labelFileLoadError", "labelFileProcessing", "labelFileProcessingComplete", "labelFileProcessingAborted",
+              "labelFileProcessingError", "labelTapToCancel", "labelTapToRetry", "labelTapToUndo", "labelButtonRemoveItem",
+              "labelButtonAbortItemLoad", "labelButtonRetryItemLoad", "labelButtonAbortItemProcessing",
+              "labelButtonUndoItemProcessing", "labelButtonRetryItemProcessing", "labelButtonProcessItem",
+              "labelMaxFileSizeExceeded", "labelMaxFileSize", "labelFileTypeNotAllowed", "fileValidateTypeLabelExpectedTypes")
+
+
+def dropper_words(lang: str) -> dict[str, str]:
+    """The file dropper's words in ``lang``, as FilePond's options: its drop area's invitation (HTML, escaped here, with
+    its "Browse" link), its buttons and its messages.  ``{filesize}`` and the like are FilePond's own, left for it to fill."""
+    words_ = {k: tr(f"files.pond.{k}", lang, filesize="{filesize}") for k in POND_WORDS}
+    words_["labelIdle"] = (f"{esc(tr('files.pond.labelIdle', lang))} "
+                           f"<span class=\"filepond--label-action\">{esc(tr('files.pond.labelIdleBrowse', lang))}</span>")
+    return words_
+
+
+class DropperWords(ReactiveHTML):
+    """Says the file dropper's words in the page's language: Panel's dropper has no words of its own to set, so this
+    sets FilePond's options (every dropper of the page, and any made later) whenever :attr:`labels` changes."""
+
+    labels = param.Dict(default={}, doc="FilePond's options: its labels in the page's language (dropper_words).")
+
+    _template = '<div id="words" style="display:none"></div>'
+
+    _scripts = {  # noqa: RUF012 (Panel reads these class attributes)
+        "render": """
+            state.apply = () => {
+              if (window.FilePond) { window.FilePond.setOptions(data.labels); return; }
+              setTimeout(state.apply, 100);  // the dropper's library is still on its way
+            };
+            state.apply();
+        """,
+        "labels": "state.apply();",
+    }
+
+
 class FilesView(Viewer):
     """Save and load games; export the log, dice and landings as CSV."""
 
@@ -360,6 +399,7 @@ class FilesView(Viewer):
                                     max_file_size=f"{MAX_SAVE_BYTES // 1_000_000}MB", chunk_size=MAX_SAVE_BYTES + 1, width=320)
         self.load.param.watch(self._loaded, "value")
         self.load.param.watch(self._too_large, "refused")
+        self.load_words = DropperWords(height=0, margin=0)
         self.note = pn.pane.HTML()
         self.load_title = pn.pane.HTML()
         self.export_title = pn.pane.HTML()
@@ -377,6 +417,7 @@ class FilesView(Viewer):
                             (self.dice_csv, "files.dice_csv"), (self.landings_csv, "files.landings_csv")):
             assign(widget, label=m.t(key))
         assign(self.load_title, object=f"<b>{esc(m.t('files.load'))}</b> {esc(m.t('files.load_limit', mb=MAX_SAVE_BYTES // 1_000_000))}")
+        assign(self.load_words, labels=dropper_words(m.lang))
         assign(self.export_title, object=f"<h4 style='margin:8px 0 4px'>{esc(m.t('files.export'))}</h4>")
 
     def _loaded(self, event: Any) -> None:
@@ -396,4 +437,5 @@ class FilesView(Viewer):
         self.note.object = f"<p>{esc(self.model.t('files.too_large', name=event.new, mb=MAX_SAVE_BYTES // 1_000_000))}</p>"
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(self.save, self.load_title, self.load, self.note, self.export_title, self.csvs, sizing_mode="stretch_width")
+        return pn.Column(self.save, self.load_title, self.load, self.load_words, self.note, self.export_title, self.csvs,
+                         sizing_mode="stretch_width")

@@ -602,3 +602,16 @@ def test_every_cash_chart_names_its_players_in_a_legend() -> None:
         source = legends[0].items[0].renderers[0].data_source
         assert source.data["name"] == [p.name for p in m.game.players]
 
+
+def test_the_file_dropper_is_worded_in_the_pages_language_and_follows_a_switch() -> None:
+    from laspoly.ui.views import POND_WORDS, FilesView, dropper_words
+
+    es = dropper_words("es")
+    assert es["labelIdle"] == 'Arrastra y suelta aquí tu archivo o <span class="filepond--label-action">Busca</span>'
+    assert set(es) == {*POND_WORDS, "labelIdle"} and es["labelMaxFileSize"].endswith("{filesize}")  # FilePond fills it
+    assert all(es[k] != dropper_words("en")[k] for k in ("labelIdle", "labelFileProcessing", "labelButtonRemoveItem"))
+    m = GameModel(lang="es")
+    view = FilesView(model=m)
+    assert view.load_words.labels == es
+    m.lang = "en"
+    assert view.load_words.labels["labelIdle"].startswith("Drag and drop your file here or")
