@@ -104,3 +104,13 @@ def test_every_stake_and_tooltip_speaks_of_opponent_turns_never_of_opponent_roll
     for lang, roll in (("en", "opponent roll"), ("es", "tirada de rival")):
         texts = [form for (key, _), msg in catalogue(lang).messages.items() if key.startswith("odds.") for form in msg.forms]
         assert texts and not [t for t in texts if roll in t], lang
+
+
+@pytest.mark.parametrize(("lang", "tip"), [("en", "1/6 = 16.7% · expected rent 0.4 LPD per opponent turn"),
+                                           ("es", "1/6 = 16.7% · alquiler esperado 0.4 LPD por turno de rival")])
+def test_the_boards_tooltip_gives_an_owned_fields_rent_per_opponent_turn_too(lang: str, tip: str) -> None:
+    from laspoly.ui.odds import overlay
+
+    m = _model(lang)
+    edit(m.game, lambda p: p["properties"].append({"field": 7, "owner": 1}))
+    assert overlay(m.game, "roll", lang)[1][7] == tip
