@@ -58,7 +58,7 @@ def step_latency(steps: int = 200) -> float:
 def odds_latency(steps: int = 200) -> float:
     """Median milliseconds to work out the live odds after a step: the overlay (this turn) and the stakes' lines."""
     from laspoly.ui.odds import overlay
-    from laspoly.ui.playview import buy_line, casino_line, prison_line
+    from laspoly.ui.playview import buy_lines, casino_line, prison_lines
 
     model = GameModel()
     model.new_game(["A", "B", "C"], ["basic", "greedy", "trader"], seed=3, max_rounds=2000)
@@ -70,7 +70,7 @@ def odds_latency(steps: int = 200) -> float:
         model.advance()
         t = time.perf_counter()
         overlay(model.game, "turn", model.lang)
-        buy_line(model), prison_line(model), casino_line(model)
+        buy_lines(model), prison_lines(model), casino_line(model)
         times.append(1000 * (time.perf_counter() - t))
     return statistics.median(times)
 

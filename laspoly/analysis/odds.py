@@ -20,8 +20,10 @@ or a prisoner after ``k`` failed prison turns and ``t`` failed tries.  From it:
 Cards are drawn as a fresh random card of the deck (the chain's card model: a
 player does not know the deck's order), the train is never taken and a
 prisoner rolls for doubles (the policy "stay"): the odds of the roll about to
-be made.  Figures for decisions (buy, build, the fine, the casino) use the
-long-run landing share per opponent roll, as the lessons' rent tables do.
+be made.  Figures for decisions (buy, build, the casino) use the long-run
+landing share per roll, as the lessons' rent tables do, and say rent per
+**opponent turn** (the share per roll times the expected rolls in a turn), the
+one unit the Play tab speaks in.
 """
 
 from __future__ import annotations
@@ -50,7 +52,7 @@ class LiveOdds:
     roll: np.ndarray  # P(the next roll ends on each field); index n is "in prison"
     turn: np.ndarray  # P(this turn ends on each field); index n is "in prison"
     long_run: np.ndarray  # the stationary share of rolls ending on each field (prisoners pay to leave); n: "in prison"
-    expected_rent: list[float | None]  # per field: expected rent per opponent roll to its owner now (None: unowned)
+    expected_rent: list[float | None]  # per field: expected rent per opponent turn to its owner now (None: unowned)
 
 
 class _Solved:
@@ -157,9 +159,10 @@ def _rent_per_roll(game: Game, model: LandingModel, i: int, rent_now: int | None
 
 
 def expected_rents(game: Game) -> list[float | None]:
-    """Per field: the expected rent per opponent roll to its owner, as things stand (None where nobody owns it)."""
+    """Per field: the expected rent per opponent turn to its owner, as things stand (None where nobody owns it)."""
     model = _model_of(game)
-    return [(_rent_per_roll(game, model, i) if game.owner[i] >= 0 else None) for i in range(len(game.fields))]
+    per_turn = model.rolls_per_turn
+    return [(_rent_per_roll(game, model, i) * per_turn if game.owner[i] >= 0 else None) for i in range(len(game.fields))]
 
 
 def as_fraction(p: float) -> Fraction | None:
@@ -233,11 +236,11 @@ def prison_stakes(game: Game, player: int) -> PrisonStakes:
 
 @dataclass(frozen=True)
 class CasinoStakes:
-    """The pot's expected payout to the next landing on a pot field."""
+    """The pot's expected payout to the next landing on a pot field: money, not a chance."""
 
     pot: int
-    expected_share: float
-    expected_payout: float
+    expected_share: float  # the expected fraction of the pot one landing takes (L8: a quarter on doubles, half on 6-6)
+    expected_payout: float  # the pot times that fraction, in money
 
 
 @lru_cache(maxsize=16)
@@ -254,19 +257,19 @@ def casino_stakes(game: Game, field: int) -> CasinoStakes:
 
 @dataclass(frozen=True)
 class BuildStakes:
-    """One more house (or the hotel) in numbers: the rent it adds per opponent roll against its cost."""
+    """One more house (or the hotel) in numbers: the rent it adds per opponent turn against its cost."""
 
     cost: int
-    rent_gain_per_opponent_roll: float
-    payback_opponent_rolls: float
+    rent_gain_per_opponent_turn: float
+    payback_opponent_turns: float  # opponent turns (all opponents together) for the added rent to repay the cost
 
 
 def build_stakes(game: Game, field: int) -> BuildStakes:
-    """The stakes of building one more level on ``field``: the expected rent it adds per opponent roll."""
+    """The stakes of building one more level on ``field``: the expected rent it adds per opponent turn."""
     model = _model_of(game)
     f = game.fields[field]
     level = game.level[field]
     nxt = f.rents[min(level + 1, len(f.rents) - 1)]
-    gain = _rent_per_roll(game, model, field, nxt) - _rent_per_roll(game, model, field)
+    gain = (_rent_per_roll(game, model, field, nxt) - _rent_per_roll(game, model, field)) * model.rolls_per_turn
     cost = game.hotel_price(field) if level + 1 == game.hotel_level else game.house_price(field)
     return BuildStakes(cost, gain, cost / gain if gain > 0 else float("inf"))

@@ -161,7 +161,7 @@ def _check_group(p: Problems, g: Game, fields: tuple[int, ...], label: str) -> N
     built = [j for j in fields if g.level[j] or g.factory[j]]
     if not built:
         return
-    where, r = f"the {label} group", g.rules
+    where, r = f"group ({label})", g.rules  # as "properties (Fremont Street)": a name may hold its own article
     builders = {g.owner[j] for j in built}
     builder = g.players[g.owner[built[0]]].name
     whole = all(g.owner[j] == g.owner[built[0]] for j in fields) and not any(g.mortgaged[j] for j in fields)

@@ -203,7 +203,8 @@ def _decode_generator(text: str) -> tuple[Any, ...]:
 
 
 def _message(items: list[str]) -> str:
-    return f"the position has {len(items)} problem(s):\n  - " + "\n  - ".join(items[:100])
+    n = len(items)
+    return f"the position has {n} problem{'' if n == 1 else 's'}:\n  - " + "\n  - ".join(items[:100])
 
 
 def problem_lines(message: str) -> list[str]:

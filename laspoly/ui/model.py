@@ -31,6 +31,7 @@ from laspoly.bots.registry import DEFAULT_BOT, make_bot
 from laspoly.bots.runner import play_bot_turns
 from laspoly.csv_export import write_csv
 from laspoly.engine import actions as A
+from laspoly.engine import events as E
 from laspoly.engine.game import AUCTION, BUYING, DEBT, OVER, TRAVEL, TURN, Game, check_player_count
 from laspoly.engine.position_format import position_of
 from laspoly.errors import LaspolyError, SetupError
@@ -377,9 +378,12 @@ class GameModel(param.Parameterized):
 
     def sync(self) -> bool:
         """Catch up with what other devices did in a room (actions, seats joined or swapped); True if anything changed."""
-        turn = self.game.turns
+        game, turn, seen = self.game, self.game.turns, len(self.game.log)
         if not self.table.sync():
             return False
+        declined = self.declined_offers(seen) if self.game is game and len(game.log) >= seen else ""
+        if declined:  # a bot moved on another screen of the room and turned down this screen's offer
+            self.message = declined
         if self.game.turns > turn + 1:  # several turns went by unseen (a page back from sleep): rebuild the chart
             self.cash_history = cash_by_turn(self.game)
         self._changed()
@@ -401,7 +405,7 @@ class GameModel(param.Parameterized):
             self.table.check_advance(to_end)
         except LaspolyError as exc:
             return int(self._say(self.refusal(exc)))
-        game, turn = self.game, self.game.turns
+        game, turn, seen = self.game, self.game.turns, len(self.game.log)
         budget = max_actions if max_actions is not None else 1_000_000 if to_end else 10_000
         stand_in = make_bot(DEFAULT_BOT)
         bots = [bot or stand_in for bot in self.table.bots] if to_end else self.table.bots
@@ -409,12 +413,22 @@ class GameModel(param.Parameterized):
                               until=lambda g: self._time_is_up() or (not to_end and g.turns != turn))
         if to_end and not self.game.is_over and (done >= budget or self._time_is_up()):
             self.game.end_by_cap()
+        declined = self.declined_offers(seen)
+        if declined:
+            self.message = declined
         if to_end:
             self.message = self.t("msg.ran_to_end", turns=trn("count.turns", self.game.turns - turn + 1, self.lang))  # the turn it began in, too
         if to_end or self.person_to_move is not None:
             self.autoplay = False
         self._changed()
         return done
+
+    def declined_offers(self, since: int) -> str:
+        """The offers of a person at this screen that a bot declined in the log after ``since``, in the page's words
+        (the log says it too, but the message line is where a person looks for the answer); "" when none was."""
+        g = self.game
+        return " ".join(self.t("msg.offer_declined", who=g.players[e.who].name, offer=e.offer)
+                        for e in g.log[since:] if type(e) is E.TradeDeclined and self.is_person(e.to) and not self.is_person(e.who))
 
     @property
     def bots_move_alone(self) -> bool:

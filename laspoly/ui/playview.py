@@ -39,15 +39,18 @@ BID_STEP = 10
 
 
 # ---------------------------------------------------------------- stakes in words
+#
+# One unit everywhere: rent is per opponent turn, and a payback counts opponent turns (all opponents together).
+# A long-run average and a short-run chance never share a line: each line says which it is.
 
 
-def _rounds(x: float) -> str:
-    return "∞" if math.isinf(x) else f"{x:.0f}"
-
-
-def _opponent(count: float, key: str, lang: str) -> str:
-    """A payback in whole opponent turns or rolls ("1 opponent turn", "12 opponent turns", "∞ opponent rolls")."""
-    return trn(key, round(count) if math.isfinite(count) else count, lang, n=_rounds(count))
+def opponent_turns(count: float, lang: str) -> str:
+    """A payback in opponent turns, in whole turns: "about 1 opponent turn", "about 122 opponent turns";
+    under half a turn, "less than one opponent turn" (never "0 turns").  ``count`` is finite."""
+    n = round(count)
+    if n < 1:
+        return tr("odds.under_an_opponent_turn", lang)
+    return trn("odds.about_opponent_turns", n, lang)
 
 
 def money_tenths(game: Game, amount: float) -> str:
@@ -55,25 +58,31 @@ def money_tenths(game: Game, amount: float) -> str:
     return game.money(0).replace("0", f"{amount:.1f}", 1)
 
 
-def buy_line(m: GameModel) -> str:
-    """The stakes of the purchase on offer: payback in opponent turns and the chance of an early landing."""
+def buy_lines(m: GameModel) -> tuple[str, ...]:
+    """The stakes of the purchase on offer: the long-run payback, and apart, the short-run chance of an early landing."""
     g, lang = m.game, m.lang
     if g.phase != BUYING or g.pending_field < 0:
-        return ""
+        return ()
     s = buy_stakes(g, g.pending_field, g.current)
-    return tr("odds.buy", lang, turns=_opponent(s.payback_opponent_turns, "odds.opponent_turns", lang),
-              rent=money_tenths(g, s.rent_per_opponent_turn), chance=show_probability(s.p_landed_before_next_turn))
+    price = g.money(s.price)
+    if math.isfinite(s.payback_opponent_turns):
+        long_run = tr("odds.buy_long_run", lang, rent=money_tenths(g, s.rent_per_opponent_turn), price=price,
+                      turns=opponent_turns(s.payback_opponent_turns, lang))
+    else:
+        long_run = tr("odds.buy_no_rent", lang, price=price)
+    return long_run, tr("odds.buy_soon", lang, chance=show_probability(s.p_landed_before_next_turn))
 
 
-def prison_line(m: GameModel) -> str:
-    """A prisoner's choice: doubles within the tries left against the fine, and the turns to expect in prison."""
+def prison_lines(m: GameModel) -> tuple[str, ...]:
+    """A prisoner's choice: this turn's doubles against the fine, and apart, the turns to expect in prison rolling on."""
     g, lang = m.game, m.lang
     p = g.players[g.current]
     if not p.in_prison or not g.rolls_due or g.is_over:
-        return ""
+        return ()
     s = prison_stakes(g, g.current)
-    return tr("odds.prison", lang, tries=trn("odds.tries", s.tries_left, lang), chance=show_probability(s.p_out_by_rolling),
-              fine=g.money(s.fine), turns=more_turns(s.expected_turns_in_prison, lang))
+    return (tr("odds.prison_now", lang, tries=trn("odds.tries", s.tries_left, lang), chance=show_probability(s.p_out_by_rolling),
+               fine=g.money(s.fine)),
+            tr("odds.prison_long_run", lang, turns=more_turns(s.expected_turns_in_prison, lang)))
 
 
 def more_turns(turns: float, lang: str) -> str:
@@ -85,24 +94,27 @@ def more_turns(turns: float, lang: str) -> str:
 
 
 def casino_line(m: GameModel) -> str:
-    """The expected payout of the next landing on the pot field, from the pot as it stands."""
+    """The money the next landing on the pot field takes from the pot as it stands, on average (not a chance)."""
     g, lang = m.game, m.lang
     pot = next((f.index for f in g.fields if f.kind == "pot"), None)
     if pot is None or not g.pot:
         return ""
     s = casino_stakes(g, pot)
-    return tr("odds.casino", lang, field=g.field_name(pot, lang), share=f"{100 * s.expected_share:.1f}%",
-              payout=g.money(int(s.expected_payout)))
+    if s.expected_share >= 1:
+        return tr("odds.casino_all", lang, field=g.field_name(pot, lang), pot=g.money(g.pot))
+    return tr("odds.casino", lang, field=g.field_name(pot, lang), payout=g.money(round(s.expected_payout)), pot=g.money(g.pot))
 
 
 def build_line(m: GameModel, field: int) -> str:
-    """One more building on the chosen street: the rent it adds per opponent roll against its price."""
+    """One more building on the chosen street: the rent it adds per opponent turn against its price (a long-run average)."""
     g, lang = m.game, m.lang
     if field < 0 or g.fields[field].kind != "street" or g.owner[field] != g.current or g.level[field] >= g.hotel_level:
         return ""
     s = build_stakes(g, field)
-    return tr("odds.build", lang, gain=money_tenths(g, s.rent_gain_per_opponent_roll), cost=g.money(s.cost),
-              rolls=_opponent(s.payback_opponent_rolls, "odds.opponent_rolls", lang))
+    if not math.isfinite(s.payback_opponent_turns):
+        return tr("odds.build_no_rent", lang, cost=g.money(s.cost))
+    return tr("odds.build", lang, gain=money_tenths(g, s.rent_gain_per_opponent_turn), cost=g.money(s.cost),
+              turns=opponent_turns(s.payback_opponent_turns, lang))
 
 
 def prison_tries_left(game: Game) -> int:
@@ -355,7 +367,8 @@ class PlayView:
     controls: dict[str, ControlState]
     #: The reasons why shown buttons are off, each with the labels of the buttons it holds back, in the buttons' order.
     reasons: tuple[tuple[str, tuple[str, ...]], ...]
-    #: Lesson mode: the stakes of the turn's decision (buy, prison) and of building on the chosen street.
+    #: Lesson mode: the stakes of the turn's decision (buy, prison: the long run and the short run each a line of
+    #: its own) and of building on the chosen street.
     turn_stakes: tuple[str, ...] = ()
     build_stakes: str = ""
     #: The train's destinations (name to field) and the one chosen; shown only while the train is on offer.
@@ -431,7 +444,7 @@ def play_view(m: GameModel, inputs: PlayInputs | None = None) -> PlayView:
     return PlayView(
         header=_header(m, claims), status=m.status(), message=m.message, controls=controls,
         reasons=tuple((r, tuple(names)) for r, names in grouped.items()),
-        turn_stakes=tuple(line for line in (buy_line(m), prison_line(m)) if line) if on else (),
+        turn_stakes=(*buy_lines(m), *prison_lines(m)) if on else (),
         build_stakes=build_line(m, m.selected_field) if on else "",
         stations=stations, station=station, bid=bid,
         properties={m.t("table.choose_property"): NO_FIELD, **{g.field_name(f, lang): f for f in owned}}, chosen_field=chosen,

@@ -9,19 +9,37 @@ from typing import Any
 
 import panel as pn
 import param
-from bokeh.models import ColumnDataSource, Whisker
+from bokeh.models import ColumnDataSource, Label, Span, Whisker
 from bokeh.plotting import figure
 
 from laspoly.analysis.lab import LAB_MAX_GAMES, LAB_MIN_GAMES, LabPool, LabRequestError, LabRun, check_lab_request, shared_pool
 from laspoly.analysis.markov import markov
-from laspoly.analysis.simulate import Spec
+from laspoly.analysis.simulate import GameRecord, Spec
 from laspoly.analysis.stats import wilson
 from laspoly.bots.registry import TEMPERAMENTS
+from laspoly.bots.runner import DEFAULT_MAX_ROUNDS
 from laspoly.engine.compiled import is_compiled
 from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, TabView, assign, esc, is_served, words
 from laspoly.ui.i18n import tr, trn
 from laspoly.ui.model import GameModel
 from laspoly.ui.odds import board_overlay
+
+#: The width of a bar of the game-length chart, in player-turns.
+LENGTH_BIN = 20
+
+
+def game_lengths(records: list[GameRecord]) -> tuple[dict[str, list[int]], int | None, int]:
+    """The game-length chart's bars (games per :data:`LENGTH_BIN` player-turns), where the round cap stopped games
+    (the fewest player-turns a capped game took; None when none was) and how many it stopped.
+
+    A game still going after the lab's round cap (:data:`~laspoly.bots.runner.DEFAULT_MAX_ROUNDS`) is won by
+    net worth (L20), so capped games pile up at the cap's rounds times the players left, which the chart marks."""
+    bins: dict[int, int] = {}
+    for r in records:
+        middle = LENGTH_BIN * (r.turns // LENGTH_BIN) + LENGTH_BIN // 2
+        bins[middle] = bins.get(middle, 0) + 1
+    capped = [r.turns for r in records if r.capped]
+    return ({"turns": sorted(bins), "games": [bins[k] for k in sorted(bins)]}, min(capped) if capped else None, len(capped))
 
 
 class ProbabilityView(TabView):
@@ -59,7 +77,14 @@ class ProbabilityView(TabView):
         self.len_source = ColumnDataSource({"turns": [], "games": []})
         len_fig = figure(height=220, sizing_mode="stretch_width", toolbar_location=None)
         self.len_fig = len_fig
-        len_fig.vbar("turns", top="games", width=18, source=self.len_source, fill_color="#E69F00")
+        len_fig.vbar("turns", top="games", width=LENGTH_BIN - 2, source=self.len_source, fill_color="#E69F00")
+        # the round cap: a dashed line where capped games begin, named beside it (hidden until a game is capped)
+        self.cap_line = Span(location=0, dimension="height", line_color="#333333", line_dash="dashed", line_width=2, visible=False)
+        self.cap_label = Label(x=0, y=8, y_units="screen", x_offset=-6, text="", text_align="right", text_font_size="12px",
+                               text_color="#222222", background_fill_color="#ffffff", background_fill_alpha=0.85, visible=False)
+        len_fig.add_layout(self.cap_line)
+        len_fig.add_layout(self.cap_label)
+        self._capped = 0
         self.run_lab.on_click(self._lab)
         self.model.param.watch(self.changed, ["version", "lang"])
         self.param.watch(lambda *_: self.refresh(), ["heat"])
@@ -97,6 +122,9 @@ class ProbabilityView(TabView):
         words(self.dice_chart, t("prob.dice_chart"), t("prob.dice_x"), t("prob.dice_y"))
         words(self.win_fig, t("prob.win_chart"), "", t("prob.win_y"))
         words(self.len_fig, t("prob.length_chart"), t("prob.length_x"), t("prob.length_y"))
+        cap = trn("prob.round_cap", self._capped, self.model.lang, rounds=DEFAULT_MAX_ROUNDS) if self._capped else ""
+        if self.cap_label.text != cap:  # a Bokeh model: set only when it changes
+            self.cap_label.text = cap
         factors = [t(f"seat.{k}") for k in dict.fromkeys(self.lab_bots.value)]  # the chosen bots: twelve overlap on a tablet
         if not self.win_source.data["bot"] and list(self.win_fig.x_range.factors) != factors:
             self.win_fig.x_range.factors = factors
@@ -208,10 +236,11 @@ class ProbabilityView(TabView):
         labels = [self.model.t(f"seat.{b}") for b in names]  # the bots by their names in the page's language
         self.win_fig.x_range.factors = labels
         self.win_source.data = {"bot": labels, "rate": rates, "low": [c[0] for c in cis], "high": [c[1] for c in cis]}
-        bins: dict[int, int] = {}
-        for r in records:
-            bins[20 * (r.turns // 20) + 10] = bins.get(20 * (r.turns // 20) + 10, 0) + 1
-        self.len_source.data = {"turns": sorted(bins), "games": [bins[k] for k in sorted(bins)]}
+        self.len_source.data, cap_at, self._capped = game_lengths(records)
+        self.cap_line.location = cap_at if cap_at is not None else 0
+        self.cap_label.x = cap_at if cap_at is not None else 0
+        self.cap_line.visible = self.cap_label.visible = cap_at is not None
+        self._word()
         self.lab_note.object = f"<p>{esc(self.model.t('prob.lab_done', games=trn('count.games', len(records), self.model.lang), seed=self.model.game.setup['seed']))}</p>"
 
     def __panel__(self) -> pn.viewable.Viewable:

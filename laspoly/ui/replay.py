@@ -32,6 +32,10 @@ from laspoly.ui.model import GameModel, cash_by_turn
 from laspoly.ui.standings import PlayerCardsView, cash_chart, cash_chart_data
 from laspoly.ui.views import LogView
 
+#: The widest the replay's board grows (px): at the top of the tab it then ends above the bottom of a 1280 x 720
+#: window, so its bottom row is in view; a narrower row makes it narrower still, and it stays square.
+BOARD_MAX = 600
+
 #: The events "Jump to" offers, and how each is told.
 MOMENTS: tuple[type[E.Event], ...] = (E.Bought, E.SentToPrison, E.Eliminated, E.GameOver, E.TradeAccepted, E.Built)
 
@@ -75,6 +79,7 @@ class ReplayView(TabView):
         self.jump = pn.widgets.Select(width=420)
         self.head = pn.pane.HTML(sizing_mode="stretch_width")
         self.board = BoardFigure(self.past)
+        self.board.figure.max_width = BOARD_MAX  # the figure's own bound, which its pane's cannot lift
         self.cards = PlayerCardsView(model=self.past)
         self.log = LogView(model=self.past)
         chart, self.source = cash_chart("", "turn", "cash")
@@ -141,10 +146,13 @@ class ReplayView(TabView):
         return io.BytesIO(dumps_position(position_of(self.past.game, seats=list(self.model.seats))).encode("utf-8"))
 
     def __panel__(self) -> pn.viewable.Viewable:
-        side = pn.Column(self.cards, self.log, sizing_mode="stretch_width", min_width=320)
+        # the board first, at the top of the tab, with the step, the slider, "Jump to", the cards and the log beside it:
+        # below them it started some 140 px lower, and its bottom row fell out of a laptop's window
+        side = pn.Column(self.head, pn.Row(self.back, self.step, self.forward, sizing_mode="stretch_width"),
+                         pn.FlexBox(self.jump, self.download, flex_wrap="wrap"), self.cards, self.log,
+                         sizing_mode="stretch_width", min_width=300)
         return pn.Column(
-            self.head, pn.Row(self.back, self.step, self.forward, sizing_mode="stretch_width"), pn.Row(self.jump, self.download),
-            pn.Row(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=640, min_width=300), side,
+            pn.Row(pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width", max_width=BOARD_MAX, min_width=280), side,
                    sizing_mode="stretch_width"),
             pn.pane.Bokeh(self.chart, sizing_mode="stretch_width"), sizing_mode="stretch_width",
         )

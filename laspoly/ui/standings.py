@@ -13,7 +13,8 @@ from typing import Any
 
 import panel as pn
 import param
-from bokeh.models import ColumnDataSource
+from bokeh.core.properties import field
+from bokeh.models import ColumnDataSource, Legend, LegendItem
 from bokeh.plotting import figure
 from panel.viewable import Viewer
 
@@ -47,9 +48,11 @@ CARDS_CSS = """
 }
 """.replace("PHONE", PHONE)
 
-#: The final standings' table.
+#: The final standings' table and the Players tab's: every header over its own values (text to the left, money to the
+#: right, headers too), with room between the columns.
 STANDINGS_CSS = """
-.lp-standings th, .lp-standings td { padding: 3px 6px; border-bottom: 1px solid #ddd; text-align: left; }
+.lp-standings th, .lp-standings td { padding: 3px 8px; border-bottom: 1px solid #ddd; text-align: left; vertical-align: top; }
+.lp-standings th { border-bottom: 2px solid #999; }
 .lp-standings .lp-num { text-align: right; white-space: nowrap; }
 """
 
@@ -70,7 +73,11 @@ def cash_chart(title: str, x_label: str, y_label: str, height: int = 220) -> tup
     source = ColumnDataSource({"xs": [], "ys": [], "color": [], "name": []})
     chart = figure(height=height, sizing_mode="stretch_width", title=title, tools="hover", tooltips=[("", "@name")],
                    toolbar_location=None, x_axis_label=x_label, y_axis_label=y_label)
-    chart.multi_line("xs", "ys", source=source, line_color="color", line_width=2)
+    lines = chart.multi_line("xs", "ys", source=source, line_color="color", line_width=2)
+    # the legend names each line's player: one item per name in the source, above the chart so no line is hidden
+    legend = Legend(items=[LegendItem(label=field("name"), renderers=[lines])], orientation="horizontal",
+                    location="top_left", margin=0, padding=4, border_line_alpha=0, label_text_font_size="12px")
+    chart.add_layout(legend, "above")
     return chart, source
 
 
@@ -202,8 +209,9 @@ class WinnerView(Viewer):
         assign(self.title, object=f"<h2 style='margin:6px 0'>{player_glyph(g.winner)} {esc(tr('table.turn.over', lang, name=name))}</h2>"
                                   f"<p style='font-size:1.1em;margin:2px 0'>{esc(how_it_ended(m))}</p>"
                                   f"<p style='margin:2px 0'>{esc(tr('winner.seed', lang, seed=g.setup['seed']))}</p>")
-        head = "".join(f"<th>{esc(tr(k, lang))}</th>" for k in ("winner.col.place", "winner.col.player", "winner.col.cash",
-                                                              "winner.col.worth", "winner.col.properties"))
+        head = "".join(f"<th{num}>{esc(tr(k, lang))}</th>" for k, num in (
+            ("winner.col.place", ""), ("winner.col.player", ""), ("winner.col.cash", " class='lp-num'"),
+            ("winner.col.worth", " class='lp-num'"), ("winner.col.properties", "")))
         rows = []
         for place, i in enumerate(final_standings(m), 1):
             p = g.players[i]

@@ -15,6 +15,7 @@ from typing import Any, ClassVar
 
 import panel as pn
 import param
+from panel.reactive import ReactiveHTML
 from panel.viewable import Viewer
 
 from laspoly.bots.registry import DEFAULT_OPPONENT
@@ -42,7 +43,12 @@ from laspoly.ui.common import (
 from laspoly.ui.common import is_served as _serving
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel, check_seed, new_seed
-from laspoly.ui.standings import cash_chart, cash_chart_data
+from laspoly.ui.standings import STANDINGS_CSS, cash_chart, cash_chart_data
+
+#: The Players tab's columns, in order, and those that hold numbers (aligned right, header and values alike).
+PLAYERS_COLUMNS = ("player", "seat", "cash", "net_worth", "status", "jail_cards", "properties")
+PLAYERS_NUMBERS = frozenset({"cash", "net_worth", "jail_cards"})
+NUM = " class='lp-num'"
 
 
 class PlayersView(TabView):
@@ -52,7 +58,7 @@ class PlayersView(TabView):
 
     def __init__(self, **params: Any) -> None:
         super().__init__(**params)
-        self.table = LiveHTML(sizing_mode="stretch_width")
+        self.table = LiveHTML(sizing_mode="stretch_width", stylesheets=[STANDINGS_CSS])
         chart, self.source = cash_chart(tr("players.chart"), tr("players.turn_axis"), tr("players.cash_axis"))
         self.figure = chart
         self.chart = pn.pane.Bokeh(chart, sizing_mode="stretch_width")
@@ -68,12 +74,12 @@ class PlayersView(TabView):
             status = m.t("players.out") if not p.active else (m.t("players.in_prison") if p.in_prison else "")
             seat = seat_words(m, p.index)
             rows.append(
-                f"<tr><td>{player_badge(m, p.index)}</td><td>{esc(seat)}</td><td style='text-align:right'>{esc(g.money(p.cash))}</td>"
-                f"<td style='text-align:right'>{esc(g.money(g.net_worth(p.index)))}</td><td>{esc(status)}</td>"
-                f"<td>{len(p.jail_cards)}</td><td style='font-size:0.85em'>{esc(', '.join(props))}</td></tr>")
-        heads = "".join(f"<th>{esc(m.t(f'players.{k}'))}</th>" for k in ("player", "seat", "cash", "net_worth", "status", "jail_cards",
-                                                                         "properties"))
-        self.table.object = (f"<table class='lp-players' style='width:100%;border-collapse:collapse'><thead><tr>{heads}</tr></thead>"
+                f"<tr><td>{player_badge(m, p.index)}</td><td>{esc(seat)}</td><td class='lp-num'>{esc(g.money(p.cash))}</td>"
+                f"<td class='lp-num'>{esc(g.money(g.net_worth(p.index)))}</td><td>{esc(status)}</td>"
+                f"<td class='lp-num'>{len(p.jail_cards)}</td><td style='font-size:0.85em'>{esc(', '.join(props))}</td></tr>")
+        # one header per column, in the cells' order, aligned as its values are (money and counts to the right)
+        heads = "".join(f"<th{NUM if k in PLAYERS_NUMBERS else ''}>{esc(m.t(f'players.{k}'))}</th>" for k in PLAYERS_COLUMNS)
+        self.table.object = (f"<table class='lp-players lp-standings' style='width:100%;border-collapse:collapse'><thead><tr>{heads}</tr></thead>"
                              f"<tbody>{''.join(rows)}</tbody></table>")
         words(self.figure, m.t("players.chart"), m.t("players.turn_axis"), m.t("players.cash_axis"))
         self.source.data = cash_chart_data(m)
@@ -340,6 +346,44 @@ class SaveFileDropper(pn.widgets.FileDropper):
         super()._process_event(event)
 
 
+#: FilePond's words (the library under Panel's file dropper), each a catalogue message ``files.pond.<option>``.
+POND_WORDS = ("labelInvalidField", "labelFileWaitingForSize", "labelFileSizeNotAvailable", "labelFileLoading",
+              "labelFileLoadError", "labelFileProcessing", "labelFileProcessingComplete", "labelFileProcessingAborted",
+              "labelFileProcessingError", "labelTapToCancel", "labelTapToRetry", "labelTapToUndo", "labelButtonRemoveItem",
+              "labelButtonAbortItemLoad", "labelButtonRetryItemLoad", "labelButtonAbortItemProcessing",
+              "labelButtonUndoItemProcessing", "labelButtonRetryItemProcessing", "labelButtonProcessItem",
+              "labelMaxFileSizeExceeded", "labelMaxFileSize", "labelFileTypeNotAllowed", "fileValidateTypeLabelExpectedTypes")
+
+
+def dropper_words(lang: str) -> dict[str, str]:
+    """The file dropper's words in ``lang``, as FilePond's options: its drop area's invitation (HTML, escaped here, with
+    its "Browse" link), its buttons and its messages.  ``{filesize}`` and the like are FilePond's own, left for it to fill."""
+    words_ = {k: tr(f"files.pond.{k}", lang, filesize="{filesize}") for k in POND_WORDS}
+    words_["labelIdle"] = (f"{esc(tr('files.pond.labelIdle', lang))} "
+                           f"<span class=\"filepond--label-action\">{esc(tr('files.pond.labelIdleBrowse', lang))}</span>")
+    return words_
+
+
+class DropperWords(ReactiveHTML):
+    """Says the file dropper's words in the page's language: Panel's dropper has no words of its own to set, so this
+    sets FilePond's options (every dropper of the page, and any made later) whenever :attr:`labels` changes."""
+
+    labels = param.Dict(default={}, doc="FilePond's options: its labels in the page's language (dropper_words).")
+
+    _template = '<div id="words" style="display:none"></div>'
+
+    _scripts = {  # noqa: RUF012 (Panel reads these class attributes)
+        "render": """
+            state.apply = () => {
+              if (window.FilePond) { window.FilePond.setOptions(data.labels); return; }
+              setTimeout(state.apply, 100);  // the dropper's library is still on its way
+            };
+            state.apply();
+        """,
+        "labels": "state.apply();",
+    }
+
+
 class FilesView(Viewer):
     """Save and load games; export the log, dice and landings as CSV."""
 
@@ -355,6 +399,7 @@ class FilesView(Viewer):
                                     max_file_size=f"{MAX_SAVE_BYTES // 1_000_000}MB", chunk_size=MAX_SAVE_BYTES + 1, width=320)
         self.load.param.watch(self._loaded, "value")
         self.load.param.watch(self._too_large, "refused")
+        self.load_words = DropperWords(height=0, margin=0)
         self.note = pn.pane.HTML()
         self.load_title = pn.pane.HTML()
         self.export_title = pn.pane.HTML()
@@ -372,6 +417,7 @@ class FilesView(Viewer):
                             (self.dice_csv, "files.dice_csv"), (self.landings_csv, "files.landings_csv")):
             assign(widget, label=m.t(key))
         assign(self.load_title, object=f"<b>{esc(m.t('files.load'))}</b> {esc(m.t('files.load_limit', mb=MAX_SAVE_BYTES // 1_000_000))}")
+        assign(self.load_words, labels=dropper_words(m.lang))
         assign(self.export_title, object=f"<h4 style='margin:8px 0 4px'>{esc(m.t('files.export'))}</h4>")
 
     def _loaded(self, event: Any) -> None:
@@ -391,4 +437,5 @@ class FilesView(Viewer):
         self.note.object = f"<p>{esc(self.model.t('files.too_large', name=event.new, mb=MAX_SAVE_BYTES // 1_000_000))}</p>"
 
     def __panel__(self) -> pn.viewable.Viewable:
-        return pn.Column(self.save, self.load_title, self.load, self.note, self.export_title, self.csvs, sizing_mode="stretch_width")
+        return pn.Column(self.save, self.load_title, self.load, self.load_words, self.note, self.export_title, self.csvs,
+                         sizing_mode="stretch_width")

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from helpers import edit
 
+from laspoly.analysis.figures import landing_model
 from laspoly.analysis.odds import (
     as_fraction,
     build_stakes,
@@ -110,11 +111,12 @@ def test_the_last_prison_turn_still_counts_only_doubles_as_rolling_out() -> None
     assert stakes.expected_turns_in_prison < 0.02  # the fine and a move end it: only a way straight back counts
 
 
-def test_expected_rent_is_the_long_run_landing_share_times_the_rent_due() -> None:
+def test_expected_rent_is_per_opponent_turn_the_long_run_landing_share_times_the_rent_due_times_rolls_per_turn() -> None:
     g = Game.from_position(PINNED["from Start"])
     edit(g, lambda p: p["properties"].append({"field": 7, "owner": 1}))
     odds = live_odds(g, 0)
-    assert odds.expected_rent[7] == pytest.approx(g.rent(7) * float(odds.long_run[7]), rel=1e-9)
+    rolls_per_turn = landing_model(g.preset.id).rolls_per_turn
+    assert odds.expected_rent[7] == pytest.approx(g.rent(7) * float(odds.long_run[7]) * rolls_per_turn, rel=1e-9)
     assert odds.expected_rent[8] is None
 
 
@@ -141,5 +143,8 @@ def test_build_stakes_weigh_the_rent_a_house_adds_against_its_price_L11() -> Non
     group = g.group_of[1]
     edit(g, lambda p: p["properties"].extend({"field": j, "owner": 0} for j in group))
     stakes = build_stakes(g, 1)
-    assert stakes.cost == g.house_price(1) and stakes.rent_gain_per_opponent_roll > 0
-    assert stakes.payback_opponent_rolls == pytest.approx(stakes.cost / stakes.rent_gain_per_opponent_roll)
+    assert stakes.cost == g.house_price(1) and stakes.rent_gain_per_opponent_turn > 0
+    assert stakes.payback_opponent_turns == pytest.approx(stakes.cost / stakes.rent_gain_per_opponent_turn)
+    model = landing_model(g.preset.id)  # per opponent turn: the rent per roll times the rolls a turn takes
+    per_roll = (g.fields[1].rents[g.level[1] + 1] - g.rent(1)) * float(model.prob[1])
+    assert stakes.rent_gain_per_opponent_turn == pytest.approx(per_roll * model.rolls_per_turn, rel=1e-9)

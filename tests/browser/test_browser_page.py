@@ -148,3 +148,18 @@ def test_the_cards_below_the_buttons_hold_still_as_the_turn_goes_on(server: str,
         settled(page, DEEP_TEXT)
         places.append(card.bounding_box()["y"])  # type: ignore[index]
     assert len(places) == 5 and max(places) - min(places) < 1, places
+
+
+def test_the_save_tabs_file_input_speaks_the_pages_language_spanish_then_english(server: str, page: Page) -> None:
+    """Panel's file dropper says "Drag & Drop your files or Browse" in English on every page: the page sets its words."""
+    _in_spanish(page, server)
+    _tab(page, "Guardar y cargar")
+    expect(page.get_by_text("Arrastra y suelta aquí tu archivo o", exact=False)).to_be_visible(timeout=30_000)
+    expect(page.get_by_text("Busca", exact=True)).to_be_visible()
+    _prepare(page)
+    settled(page, "lpVisibleText()")
+    text = " ".join(_visible_text(page))
+    assert "Drag" not in text and "Browse" not in text, text
+    _button(page, "English").click()
+    expect(page.get_by_text("Drag and drop your file here or", exact=False)).to_be_visible()
+    expect(page.get_by_text("Browse", exact=True)).to_be_visible()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
+from pages import DEEP, settled
 from playwright.sync_api import Page, expect
 from test_browser import _button, _open, _tab
 
@@ -65,10 +67,40 @@ def test_lesson_mode_shows_the_stakes_of_buying_and_run_to_end_says_how_many_tur
     page.goto(server + "?lesson=1&seed=7", timeout=60_000)
     expect(_button(page, "Roll")).to_be_enabled(timeout=60_000)
     _button(page, "Roll").click()  # the default game's first roll (seed 7) lands Ana on a station for sale
-    expect(page.get_by_text(re.compile(r"^Pays back in about \d+ opponent turns"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^Long run \(an average over many turns\): about [\d.]+ LPD rent per opponent turn"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^Short run \(before your next turn\): [\d./= ]+% that an opponent lands here\."))).to_be_visible()
     page.get_by_role("button", name="Español").click()
-    expect(page.get_by_text(re.compile(r"^Se recupera en unos \d+ turnos de rivales"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^A la larga .* se recupera en cerca de \d+ turnos de rival\."))).to_be_visible()
     page.get_by_role("button", name="English").click()
     _button(page, "Run to end").click()
     expect(page.get_by_text(re.compile(r"^Run to end played \d+ turns\."))).to_be_visible(timeout=120_000)
     expect(page.locator(".lp-winner")).to_be_visible()
+
+
+#: The replay board's box (the square canvas the Replay tab adds: the Play tab's board stays in the page) and the window.
+REPLAY_BOARD = """(() => {
+  const square = (c) => { const r = c.getBoundingClientRect(); return c.checkVisibility() && r.width > 200 && Math.abs(r.width - r.height) < 2; };
+  const board = lpDeep('canvas').filter((c) => square(c) && !window.lpPlayBoards.includes(c))[0];
+  if (!board) return null;
+  const r = board.getBoundingClientRect();
+  return [r.left, r.top, r.right, r.bottom, innerWidth, innerHeight];
+})()"""
+
+
+@pytest.mark.parametrize("screen", [(1280, 720), (1024, 768), (1600, 1000)], ids=["1280x720", "1024x768", "1600x1000"])
+def test_the_replay_board_is_whole_in_the_window_its_bottom_row_too(server: str, browser: Any, screen: tuple[int, int]) -> None:
+    width, height = screen
+    page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+    _open(page, server)
+    _button(page, "Roll").click()
+    expect(page.get_by_text("rolled", exact=False).first).to_be_visible()
+    page.evaluate(DEEP)
+    page.evaluate("window.lpPlayBoards = lpDeep('canvas')")
+    _tab(page, "Replay")
+    expect(page.get_by_text(re.compile(r"^Step \d+ of \d+"))).to_be_visible()
+    page.wait_for_function(REPLAY_BOARD, timeout=30_000)
+    settled(page)
+    left, top, right, bottom, view_w, view_h = page.evaluate(REPLAY_BOARD)
+    assert right - left >= 400, "a board one can read"
+    assert left >= 0 and top >= 0 and right <= view_w and bottom <= view_h, ("the whole board is in the window", screen)
+    page.context.close()

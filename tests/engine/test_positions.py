@@ -305,6 +305,15 @@ BROKEN: list[tuple[str, Callable[[], dict[str, Any]], Callable[[dict[str, Any]],
 ]
 
 
+def test_a_problem_in_a_group_names_the_group_as_it_is_called_never_the_the_strip_group_L11() -> None:
+    p = _base()
+    p["properties"] += [{"field": 21, "owner": 0, "houses": 2}, {"field": 23, "owner": 0}, {"field": 24, "owner": 0}]
+    with pytest.raises(PositionError) as caught:
+        Game.from_position(p)
+    assert "group (The Strip): is built unevenly" in str(caught.value) and "the The" not in str(caught.value)
+    assert "the position has 1 problem:" in str(caught.value)  # one problem, in the singular
+
+
 @pytest.mark.parametrize(("make", "change", "reason"), [b[1:] for b in BROKEN], ids=[b[0] for b in BROKEN])
 def test_an_impossible_position_is_refused_with_its_reason_and_changes_nothing(
         make: Callable[[], dict[str, Any]], change: Callable[[dict[str, Any]], Any], reason: str) -> None:
@@ -325,7 +334,7 @@ def test_one_error_names_every_problem() -> None:
     p["players"][0]["cash"] = -1
     p["players"][1]["field"] = 99
     p["pot"] = "full"
-    with pytest.raises(PositionError, match=r"3 problem\(s\)") as caught:
+    with pytest.raises(PositionError, match=r"has 3 problems:") as caught:
         Game.from_position(p)
     text = str(caught.value)
     assert "players[0].cash" in text and "players[1].field" in text and "pot: must be a whole number" in text

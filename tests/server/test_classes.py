@@ -154,6 +154,15 @@ def test_the_teacher_page_lists_the_rooms_and_the_pooled_totals_in_both_language
     assert "de 2 partidas, juntas" in view.totals.object and "Ver (solo lectura)" in view.rooms.object
 
 
+def test_one_room_s_pooled_totals_say_from_1_game_in_the_singular_in_both_languages(store: Store) -> None:
+    made = create_class(store, "6B maths")
+    _roll_and_end(_class_room(store, made.code, seed=1), 2)
+    view = TeacherView(ClassData(store, made.code, made.teacher_key), find_class(store, made.code))
+    assert "from 1 game, pooled" in view.totals.object and "1 games" not in view.totals.object
+    view.lang = "es"
+    assert "de 1 partida," in view.totals.object and "1 partidas" not in view.totals.object
+
+
 def test_a_class_needs_a_served_dashboard() -> None:
     m = GameModel()
     assert m.create_class("6B") is None and "laspoly serve" in m.message

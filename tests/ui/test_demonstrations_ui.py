@@ -69,7 +69,7 @@ def test_an_impossible_position_is_refused_with_its_reason_and_the_game_stays() 
     view.owner.value = 0
     view.houses.value = 4  # four houses on one street of a group she does not own (L11)
     assert not view.play_draft()
-    assert m.game is before and "the Neon group" in view.note.object and "L11" in view.note.object
+    assert m.game is before and "group (Neon)" in view.note.object and "L11" in view.note.object
 
 
 def test_bad_next_dice_are_refused_in_the_pages_language() -> None:

@@ -9,7 +9,7 @@ from laspoly.analysis.odds import live_odds
 from laspoly.engine import actions as A
 from laspoly.ui.model import GameModel
 from laspoly.ui.odds import overlay, overlay_colour
-from laspoly.ui.playview import build_line, buy_line, casino_line, more_turns, prison_line
+from laspoly.ui.playview import build_line, buy_lines, casino_line, more_turns, prison_lines
 
 
 def _model(dice: str = "3-4", lang: str = "en") -> GameModel:
@@ -20,30 +20,31 @@ def _model(dice: str = "3-4", lang: str = "en") -> GameModel:
 
 def test_buy_shows_its_payback_and_the_chance_of_an_early_landing_in_both_languages() -> None:
     m = _model()
-    assert buy_line(m) == ""  # nothing to buy before the roll
+    assert buy_lines(m) == ()  # nothing to buy before the roll
     m.act(A.Roll(0))
-    line = buy_line(m)
-    assert "Pays back in about" in line and "opponent turns" in line and "before your next turn" in line and "LPD" in line
+    long_run, soon = buy_lines(m)
+    assert long_run.startswith("Long run") and "opponent turns" in long_run and "LPD" in long_run
+    assert soon.startswith("Short run (before your next turn)")
     m.lang = "es"
-    assert "Se recupera en unos" in buy_line(m)
+    assert buy_lines(m)[0].startswith("A la larga")
 
 
 def test_a_prisoner_sees_91_of_216_against_the_fine_L14() -> None:
     m = _model()
     jail(m.game, 0)
-    assert prison_line(m).startswith("Doubles within your 3 tries: 91/216 = 42.1%, against the fine of 50 LPD")
+    assert prison_lines(m)[0] == "This turn: 91/216 = 42.1% to roll doubles within your 3 tries; the fine of 50 LPD frees you at once."
     m.lang = "es"
-    assert prison_line(m).startswith("Dobles en tus 3 intentos: 91/216 = 42.1%")
+    assert prison_lines(m)[0].startswith("Este turno: 91/216 = 42.1% de sacar dobles en tus 3 intentos")
 
 
 def test_a_prisoner_with_one_try_left_reads_your_last_try_and_whole_or_tenth_turns() -> None:
     m = _model()
     jail(m.game, 0)
     m.game.prison_tries = m.game.rules.jail_tries_per_turn - 1
-    line = prison_line(m)
-    assert line.startswith("Doubles within your last try: 1/6") and "0." not in line.split(";")[1]
+    now, rolling_on = prison_lines(m)
+    assert now.startswith("This turn: 1/6 = 16.7% to roll doubles within your last try") and "0." not in rolling_on
     m.lang = "es"
-    assert prison_line(m).startswith("Dobles en tu último intento: 1/6")
+    assert prison_lines(m)[0].startswith("Este turno: 1/6 = 16.7% de sacar dobles en tu último intento")
 
 
 @pytest.mark.parametrize(("turns", "en", "es"), [
@@ -62,14 +63,14 @@ def test_the_casino_line_follows_the_pot_L8() -> None:
     m = _model()
     assert casino_line(m) == ""  # an empty pot pays nothing
     edit(m.game, lambda p: p.update(pot=400))
-    assert "of the pot on average" in casino_line(m) and "LPD now" in casino_line(m)
+    assert "from the pot of 400 LPD" in casino_line(m) and "%" not in casino_line(m)
 
 
 def test_build_shows_the_rent_a_house_adds_against_its_price() -> None:
     m = _model()
     group = m.game.group_of[1]
     edit(m.game, lambda p: p["properties"].extend({"field": j, "owner": 0} for j in group))
-    assert build_line(m, 1).startswith("One more building: +") and build_line(m, 2) == ""
+    assert build_line(m, 1).startswith("One more building: about +") and build_line(m, 2) == ""
 
 
 def test_the_overlay_tooltips_read_as_fractions_and_name_the_expected_rent_of_owned_fields() -> None:
@@ -101,11 +102,11 @@ def test_the_lesson_switch_colours_the_board_and_heads_each_tooltip_with_its_cha
     fills, _ = overlay(m.game, "roll", "en")
     assert d.board.cells.data["fill"][7] == overlay_colour(fills[7], max(fills))
     m.act(A.Roll(0))
-    assert d.controls.stakes.visible and "Pays back in about" in d.controls.stakes.object
+    assert d.controls.stakes.visible and "comes back in about" in d.controls.stakes.object
     d.odds.mode.value = "turn"
     assert m.odds_mode == "turn" and "turn is more likely to end" in d.odds.legend.object
     m.lang = "es"
-    assert "turno de Ana" in d.odds.legend.object and "Se recupera" in d.controls.stakes.object
+    assert "turno de Ana" in d.odds.legend.object and "se recupera" in d.controls.stakes.object
     d.odds.switch.value = False
     assert d.board.cells.data["fill"][7] == "#fdfdf6" and not d.controls.stakes.visible
 

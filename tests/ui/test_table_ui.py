@@ -20,6 +20,7 @@ from laspoly.server.table import PERSON
 from laspoly.ui import model as model_module
 from laspoly.ui.app import Dashboard
 from laspoly.ui.model import GameModel, cash_by_turn
+from laspoly.ui.playview import play_view
 from laspoly.ui.probability import ProbabilityView
 from laspoly.ui.standings import final_standings
 
@@ -309,3 +310,17 @@ def test_the_rows_of_buttons_wrap_as_plain_rows_not_templated_flexboxes() -> Non
     assert not controls.select(pn.FlexBox)
     rows = [r for r in controls.select(pn.Row) if d.controls.roll in r.objects or d.controls.house in r.objects]
     assert len(rows) == 2 and all(r.styles.get("flex-wrap") == "wrap" for r in rows)
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "Ben declined your trade offer #1."),
+                                            ("es", "Ben rechazó tu oferta de intercambio #1.")])
+def test_a_bot_that_declines_a_persons_offer_says_so_in_the_message_line_not_only_in_the_log(lang: str, said: str) -> None:
+    m = GameModel(lang=lang)
+    assert m.new_game(["Ana", "Ben"], [PERSON, "basic"], seed=4, dice="3-4", lang=lang)
+    assert m.act(A.ProposeTrade(0, 1, (), (), -500)), m.message  # Ana asks Ben for 500 for nothing: no bot takes that
+    assert m.act(A.Roll(0)) and m.act(A.DeclineBuy(0)) and m.act(A.EndTurn(0)), m.message
+    assert m.message == ""
+    m.advance()  # Ben answers the offer first thing in his turn
+    assert any(type(e).__name__ == "TradeDeclined" for e in m.game.log)
+    assert m.message == said
+    assert play_view(m).message == said

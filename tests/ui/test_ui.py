@@ -16,7 +16,9 @@ from bokeh.document.events import ColumnDataChangedEvent
 from helpers import give, set_cash
 from panel.io.state import set_curdoc
 
+from laspoly.analysis.simulate import GameRecord
 from laspoly.bots.registry import DEFAULT_OPPONENT
+from laspoly.bots.runner import DEFAULT_MAX_ROUNDS
 from laspoly.engine import actions as A
 from laspoly.server.table import PERSON
 from laspoly.ui import app
@@ -24,7 +26,7 @@ from laspoly.ui.app import Dashboard
 from laspoly.ui.board import board_data, cell_xy, token_data
 from laspoly.ui.common import assign
 from laspoly.ui.model import GameModel, default_game
-from laspoly.ui.probability import ProbabilityView
+from laspoly.ui.probability import ProbabilityView, game_lengths
 from laspoly.ui.timers import Timer
 from laspoly.ui.views import PlayersView
 
@@ -546,3 +548,70 @@ def test_keys_r_e_and_n_press_roll_end_turn_and_next_only_when_enabled_and_on_th
     c.keys.press = "n 3"
     assert m.game.current == 2
     assert not c.press("x")
+
+
+def _record(index: int, turns: int, capped: bool) -> GameRecord:
+    return GameRecord(index, index, ("basic", "dealer"), 0, 0, turns, turns // 2, capped, ())
+
+
+def test_the_game_length_chart_marks_the_round_cap_with_a_line_and_a_label_in_both_languages_L20() -> None:
+    m = GameModel()
+    view = ProbabilityView(model=m)
+    assert not view.cap_line.visible and not view.cap_label.visible  # nothing capped yet: nothing marked
+    view._show_lab(("basic", "dealer"), [_record(0, 95, False), _record(1, 130, False)])
+    assert view.len_source.data == {"turns": [90, 130], "games": [1, 1]} and not view.cap_line.visible
+    records = [_record(0, 95, False), _record(1, 2051, True), _record(2, 2063, True), _record(3, 2048, True)]
+    view._show_lab(("basic", "dealer"), records)
+    assert view.cap_line.visible and view.cap_line.location == 2048 and view.cap_label.x == 2048
+    assert view.cap_label.text == f"Round cap ({DEFAULT_MAX_ROUNDS} rounds): 3 games ended there, the richest winning"
+    m.lang = "es"
+    assert view.cap_label.text == f"Tope de rondas ({DEFAULT_MAX_ROUNDS}): 3 partidas acabaron ahí y ganó el más rico"
+    view._show_lab(("basic", "dealer"), records[:2])
+    assert view.cap_label.text == f"Tope de rondas ({DEFAULT_MAX_ROUNDS}): 1 partida acabó ahí y ganó el más rico"
+
+
+def test_game_lengths_bins_by_twenty_player_turns_and_finds_where_the_cap_begins() -> None:
+    bars, cap_at, capped = game_lengths([_record(0, 19, False), _record(1, 20, False), _record(2, 2050, True)])
+    assert bars == {"turns": [10, 30, 2050], "games": [1, 1, 1]} and (cap_at, capped) == (2050, 1)
+    assert game_lengths([_record(0, 19, False)])[1:] == (None, 0)
+
+
+def test_the_players_table_puts_every_value_under_its_own_header_aligned_alike() -> None:
+    m = GameModel()
+    set_cash(m.game, 1, 1234)
+    view = PlayersView(model=m)
+    head = re.findall(r"<th( class='lp-num')?>([^<]*)</th>", view.table.object)
+    assert [name for _, name in head] == ["Player", "Seat", "Cash", "Net worth", "Status", "Jail cards", "Properties"]
+    for row in re.findall(r"<tr><td>.*?</tr>", view.table.object):
+        cells = re.findall(r"<td( class='lp-num')?[^>]*>(.*?)</td>", row)
+        assert len(cells) == len(head)
+        assert [num for num, _ in cells] == [num for num, _ in head]  # money and counts right, under right-aligned headers
+    assert "1234 LPD" in re.findall(r"<tr><td>.*?</tr>", view.table.object)[1].split("</td>")[2]  # under "Cash"
+    assert "lp-standings" in view.table.object and any(".lp-num" in css for css in view.table.stylesheets)
+
+
+def test_every_cash_chart_names_its_players_in_a_legend() -> None:
+    from bokeh.models import Legend
+
+    from laspoly.ui.replay import ReplayView
+
+    m = GameModel()
+    for figure in (PlayersView(model=m).figure, ReplayView(model=m).chart):
+        legends = [x for x in figure.above + figure.center + figure.right if isinstance(x, Legend)]
+        assert len(legends) == 1 and legends[0].items[0].label.field == "name"
+        source = legends[0].items[0].renderers[0].data_source
+        assert source.data["name"] == [p.name for p in m.game.players]
+
+
+def test_the_file_dropper_is_worded_in_the_pages_language_and_follows_a_switch() -> None:
+    from laspoly.ui.views import POND_WORDS, FilesView, dropper_words
+
+    es = dropper_words("es")
+    assert es["labelIdle"] == 'Arrastra y suelta aquí tu archivo o <span class="filepond--label-action">Busca</span>'
+    assert set(es) == {*POND_WORDS, "labelIdle"} and es["labelMaxFileSize"].endswith("{filesize}")  # FilePond fills it
+    assert all(es[k] != dropper_words("en")[k] for k in ("labelIdle", "labelFileProcessing", "labelButtonRemoveItem"))
+    m = GameModel(lang="es")
+    view = FilesView(model=m)
+    assert view.load_words.labels == es
+    m.lang = "en"
+    assert view.load_words.labels["labelIdle"].startswith("Drag and drop your file here or")
