@@ -34,9 +34,7 @@ def jupyter(folder: Path, module: str, lessons: tuple[str, ...], *options: str) 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = int(s.getsockname()[1])
-    settings = folder / "settings" / "@jupyterlab" / "notebook-extension"
-    settings.mkdir(parents=True)
-    shutil.copy(ROOT / "tools" / "lab-settings" / "@jupyterlab" / "notebook-extension" / "tracker.jupyterlab-settings", settings)
+    shutil.copytree(ROOT / "tools" / "lab-settings", folder / "settings")  # as make lab copies them into .lab/settings
     # a workspace of its own: JupyterLab's default one is shared by every server of the machine's user and reopens
     # the notebooks an earlier server had open, one of which could become the current notebook instead of this one
     env = {**os.environ, "PANEL_INLINE": "true", "JUPYTERLAB_SETTINGS_DIR": str(folder / "settings"),
@@ -104,6 +102,12 @@ def printed(page: Any, code: str) -> str:
     }""".replace("KERNEL", KERNEL), code)
 
 
+def no_news_question(page: Any) -> None:
+    """The lessons' settings turn Jupyter's news feed off: no notification asks a student about it once the app is up."""
+    toasts = page.evaluate("() => [...document.querySelectorAll('.Toastify__toast')].map(e => e.innerText)")
+    assert not [t for t in toasts if "news" in t.lower()], toasts
+
+
 def changes(locator: Any, before: bytes, what: str, seconds: float = 60) -> None:
     """Wait until the element no longer looks as in the screenshot ``before``."""
     deadline = time.monotonic() + seconds
@@ -119,9 +123,17 @@ def lesson_01_draws_and_its_live_plot_moves(page: Any, url: str, screenshot: str
     ran(page)
     page.wait_for_function(f"() => ({DRAWN_CANVASES})() >= 4", timeout=120_000)
     assert "Not answered yet" in printed(page, "check('01.2', ...)")  # the checks answer in the kernel
-    # the live plot: the player's value moves the line and the title
-    live = page.locator(".jp-CodeCell", has_text="live_source = ColumnDataSource").locator(".jp-OutputArea-output canvas").first
+    no_news_question(page)
+    # the live plot: a click on the player's next step in the page, and a value set in the kernel, each move the
+    # line and the title (the value reaches Python, and the figure changed there must come back to the page)
+    cell = page.locator(".jp-CodeCell", has_text="live_source = ColumnDataSource")
+    live = cell.locator(".jp-OutputArea-output canvas").first
     live.scroll_into_view_if_needed()
+    start = int(printed(page, "print(player.value)"))
+    before = live.screenshot()
+    cell.locator("button.next").click()
+    changes(live, before, "the live plot, after a click on the player's next step,")
+    assert int(printed(page, "print(player.value)")) == start + 1
     before = live.screenshot()
     printed(page, "player.value = 300")
     changes(live, before, "the live plot")

@@ -19,8 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 def lab(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """JupyterLab on loopback, over copies of lessons 01 and 05 (as make lab copies them into .lab/)."""
     pytest.importorskip("jupyterlab")
-    with jupyter(tmp_path_factory.mktemp("lab"), "jupyterlab", ("01_two_dice.ipynb", "05_play_las_poly.ipynb"),
-                 "--LabApp.news_url=", "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate") as url:
+    with jupyter(tmp_path_factory.mktemp("lab"), "jupyterlab", ("01_two_dice.ipynb", "05_play_las_poly.ipynb")) as url:
         yield url
 
 

@@ -5,6 +5,7 @@ The project keeps its rulings itself: nothing here reads outside the repository.
 
 from __future__ import annotations
 
+import importlib
 import re
 from pathlib import Path
 
@@ -85,6 +86,24 @@ def test_the_reliability_and_security_docs_name_tests_and_files_that_exist(doc: 
             assert re.search(rf"^def {name}\(", (ROOT / path).read_text(encoding="utf-8"), re.M), f"{path}::{name} does not exist"
     for path in re.findall(r"`((?:laspoly|benchmarks)/[\w/]+\.py)`", text):
         assert (ROOT / path).exists(), f"{path} does not exist"
+
+
+@pytest.mark.parametrize("doc", sorted(p.name for p in (ROOT / "docs").glob("*.md")))
+def test_every_dotted_name_a_doc_gives_in_code_can_be_imported(doc: str) -> None:
+    """A doc that says what stops a threat or does a job by a dotted name (`laspoly.server.rooms.new_owner_key`)
+    names a module, and an attribute of it, that exist: a rename cannot leave the doc pointing at nothing."""
+    text = (ROOT / "docs" / doc).read_text(encoding="utf-8")
+    for dotted in sorted(set(re.findall(r"`(laspoly(?:\.[A-Za-z_]\w*)+)`", text))):
+        parts = dotted.split(".")
+        for cut in range(len(parts), 0, -1):
+            try:
+                found: object = importlib.import_module(".".join(parts[:cut]))
+                break
+            except ModuleNotFoundError:
+                continue
+        for name in parts[cut:]:
+            assert hasattr(found, name), f"docs/{doc} names {dotted}: {'.'.join(parts[:cut])} has no {name}"
+            found = getattr(found, name)
 
 
 def test_architecture_doc_names_modules_that_exist() -> None:
