@@ -67,7 +67,7 @@ NARROW_WIDTH = 380
 NAME_WIDTH, NAME_LINES, NAME_SIZE = 13, 3, 8.5
 #: On a projector: the size of a field's name on a board :data:`BASE_WIDTH` wide (at 1920 x 1080 the board is about
 #: 960 px wide, so names of 20 px or more), and its short name's characters per line and lines at most.
-PROJECTOR_NAME_SIZE, SHORT_WIDTH, SHORT_LINES = 15.2, 9, 2
+PROJECTOR_NAME_SIZE, SHORT_WIDTH, SHORT_LINES = 15.2, 8, 2
 #: Words a short name leaves out, written in lower case inside a name ("of", "de", "la"...): they carry little there.
 FILLER_WORDS = frozenset({"the", "of", "and", "at", "de", "del", "la", "el", "los", "las", "y", "a", "al", "sobre", "que"})
 #: Characters per line of a card's text in the middle, and lines at most.
@@ -152,7 +152,7 @@ def short_label(name: str, width: int = SHORT_WIDTH, lines: int = SHORT_LINES) -
     """A field's name for a projector, in at most ``lines`` lines of at most ``width`` characters.
 
     Small filler words inside a name go first ("Winged Victory of Samothrace" loses "of"), a word longer than a
-    line is cut with a full stop ("Samothrace" is "Samothr."), and a name still too long keeps its first lines, which
+    line is cut with a full stop ("Samothrace" is "Samoth."), and a name still too long keeps its first lines, which
     tell fields apart, ending in "…" ("Elvis Chapel…", not "Lane").
     """
     words = [w for w in name.split() if w not in FILLER_WORDS] or name.split()

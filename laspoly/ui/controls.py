@@ -219,8 +219,9 @@ class ControlsView(Viewer):
                object="".join(f"<p style='margin:2px 0'>{esc(line)}</p>" for line in view.turn_stakes))
         assign(self.build_stakes, visible=bool(view.build_stakes),
                object=f"<p style='margin:2px 0'>{esc(view.build_stakes)}</p>" if view.build_stakes else "")
-        assign(self.message, object=f"<div role='status' class='lp-message' style='{MESSAGE_STYLE}'>{esc(view.message)}</div>"
-               if view.message else "")
+        # shown only while they have something to say: an empty pane's margins would push the decisions below it down
+        assign(self.message, visible=bool(view.message),
+               object=f"<div role='status' class='lp-message' style='{MESSAGE_STYLE}'>{esc(view.message)}</div>" if view.message else "")
         if not m.autoplay and self.autoplay.value:
             self.autoplay.value = False
         self._show_inputs(view, typed)
@@ -233,7 +234,7 @@ class ControlsView(Viewer):
             state = view.guesses.get(total)
             assign(button, visible=state is not None, disabled=state is None or not state.enabled,
                    color=state.color if state is not None else "default")
-        assign(self.alerts, object="".join(f"<div class='lp-turn-alert' role='status' style='{ALERT_STYLE}'>{esc(a)}</div>"
+        assign(self.alerts, visible=bool(view.header.alerts), object="".join(f"<div class='lp-turn-alert' role='status' style='{ALERT_STYLE}'>{esc(a)}</div>"
                                            for a in view.header.alerts))
         offers = "".join("<p>" + m.t(o.key, id=o.id, name=player_badge(m, o.other), give=esc(o.give), take=esc(o.take),
                                      cash=esc(o.cash)) + "</p>" for o in view.offers)
