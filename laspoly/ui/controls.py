@@ -74,7 +74,7 @@ class ControlsView(Viewer):
             total: pn.widgets.Button(label=str(total), stylesheets=[BUTTON_CSS, GUESS_CSS], visible=False, margin=(2, 1),
                                      css_classes=["lp-guess"]) for total in TOTALS}
         self.guess_row = pn.Row(*self.guess_buttons.values(), css_classes=["lp-guesses"], stylesheets=[GUESS_ROW_CSS],
-                                sizing_mode="stretch_width", min_height=GUESS_HEIGHT, margin=(0, 5))
+                                sizing_mode="stretch_width", min_height=GUESS_HEIGHT, margin=(0, 10))
         #: Rent to claim and offers waiting for an answer, in words, where the decisions that come and go show.
         self.alerts = LiveHTML("", sizing_mode="stretch_width")
         self.autoplay = w(pn.widgets.Toggle(stylesheets=[BUTTON_CSS]), "play.autoplay")
