@@ -278,7 +278,7 @@ class ControlsView(Viewer):
     def turn_controls(self, occasional: bool = True) -> pn.Column:
         """The status line and the turn's buttons, then the switches, the decisions that come and go and the stakes.
 
-        The turn's buttons (Roll, End turn, Claim; the guesses of predict-then-roll
+        The turn's buttons (Roll, End turn; Claim rent in a row of its own; the guesses of predict-then-roll
         in a strip of their own under them; Next, Autoplay, Run to end, Undo) come
         first and keep their places: everything that comes and goes shows below
         them: the lesson and predict switches with the lesson's modes and legend
@@ -294,7 +294,7 @@ class ControlsView(Viewer):
             self.fill_occasional()
         return pn.Column(
             self.status,
-            self._row("turn"), self.guess_row,
+            self._row("turn"), self._row("claim"), self.guess_row,
             self._row("pace"),
             self.switches,
             self._occasional, self.stakes,

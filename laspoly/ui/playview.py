@@ -273,7 +273,7 @@ CONTROLS: tuple[ControlRow, ...] = (
     ControlRow("reject", "play.reject", "answer", make=_offer_answer(A.DeclineTrade),
                shown=lambda m: offer_to(m.game, m.person_to_move) is not None),
     ControlRow("propose", "play.propose", "propose", make=lambda m, p, i: trade_action(p, i)),
-    ControlRow("claim", "play.claim", "turn", call=lambda m: [m.act(c) for c in m.person_claims()[:1]],
+    ControlRow("claim", "play.claim", "claim", call=lambda m: [m.act(c) for c in m.person_claims()[:1]],
                shown=lambda m: bool(m.person_claims()) or m.game.rules.rent_claim, stake=_claim_stake),
     ControlRow("confirm", "play.confirm", "confirm", call=lambda m: m.confirm(), shown=lambda m: m.pending_confirm is not None,
                color="danger"),
@@ -287,7 +287,9 @@ CONTROLS: tuple[ControlRow, ...] = (
 #: buttons (``station``, ``bid_amount``, ``autoplay``, ``speed``) where they sit; a control not listed goes at the end of
 #: the row its ``place`` names (:func:`names_in`).
 PLACES: dict[str, tuple[str, ...]] = {
-    "turn": ("roll", "end_turn", "claim"),
+    "turn": ("roll", "end_turn"),
+    # a row of its own under Roll: its label grows with the rent to claim, and a row that wrapped would move the buttons
+    "claim": ("claim",),
     "confirm": ("confirm", "cancel"),
     "answer": ("accept", "reject"),
     "buy": ("buy", "decline"),

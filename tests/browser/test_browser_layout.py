@@ -92,13 +92,15 @@ def test_the_turns_buttons_stay_put_when_the_lesson_and_predict_switches_are_tur
     page.context.close()
 
 
-def test_the_turns_buttons_stay_put_when_a_rent_claim_comes_and_goes(room_server: tuple[str, Store], browser: Any) -> None:
+@pytest.mark.parametrize("screen", [(1600, 1000), (1024, 768)], ids=["1600x1000", "1024x768"])
+def test_the_turns_buttons_stay_put_when_a_rent_claim_comes_and_goes(
+        room_server: tuple[str, Store], browser: Any, screen: tuple[int, int]) -> None:
     game = Game(["Ana", "Ben"], preset="classic", seed=2, dice="1-2 1-2 1-2 1-2")
     game.apply(A.Roll(0))  # Ana lands on St. Charles Place and buys it; Ben, a bot, will land there too
     game.apply(A.Buy(0))
     game.apply(A.EndTurn(0))
     address, _, _ = _room(room_server, game, ["person", "basic"])
-    page = _page(browser, 1600, 1000)
+    page = _page(browser, *screen)
     errors = _errors(page)
     _open(page, address)
     _button(page, "Next").click()  # Ben's turn: he owes Ana rent, which she must claim (C6)
