@@ -59,8 +59,9 @@ class ControlsView(Viewer):
         self._words: list[tuple[Any, str, str]] = []
         self._worded_in: tuple[str, str] | None = None
         w = self._worded
-        # the status line repeats the header's words; a phone keeps its height for the turn's buttons
-        self.status = LiveHTML(sizing_mode="stretch_width", css_classes=["lp-status"], stylesheets=[NOT_ON_PHONES])
+        # the status line repeats the header's words; a phone, and a small laptop's narrow column beside the board, keep
+        # its height for the turn's buttons and the lesson's legend
+        self.status = LiveHTML(sizing_mode="stretch_width", css_classes=["lp-status"], stylesheets=[NOT_ON_PHONES, STATUS_CSS])
         # the message shows under the turn's buttons, with the decisions that come and go
         self.message = LiveHTML("", sizing_mode="stretch_width")
         #: Every button, by its row's name; each is also an attribute of the same name (``self.roll``).
@@ -334,6 +335,8 @@ TURN_PHONE_CSS = (f"@media {PHONE} {{ .lp-turn-title {{ font-size: 1.25em !impor
 #: What to do next keeps two lines' height, so a longer hint (a guess to make, a purchase) never moves the buttons.
 HINT_STYLE = "font-size:1.1em;line-height:1.3;min-height:2.6em"
 
+#: The status line is left out below 1100 px of width, where the column beside the board is narrow.
+STATUS_CSS = "@media (max-width: 1100px) { :host { display: none !important; } }"
 #: Height kept for the decisions that come and go: one row of buttons.
 RESERVED_ROW = 51
 #: How a message looks.

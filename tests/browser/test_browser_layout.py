@@ -190,14 +190,20 @@ def test_a_clicked_fields_card_opens_over_the_board_beside_the_field(server: str
     page.context.close()
 
 
-def test_the_lessons_legend_and_modes_are_in_the_first_screen_at_1024_by_768(server: str, browser: Any) -> None:
+@pytest.mark.parametrize(("lang", "legend", "long_run"), [("en", r"^Darker fields: where Ana's next roll", "in the long run"),
+                                                         ("es", r"^Casillas más oscuras: donde", "a la larga")])
+def test_the_lessons_legend_and_modes_are_in_the_first_screen_at_1024_by_768(
+        server: str, browser: Any, lang: str, legend: str, long_run: str) -> None:
     page = _page(browser, 1024, 768)
     page.goto(server + "?lesson=1&predict=1&seed=7", timeout=60_000)
-    legend = page.get_by_text(re.compile(r"^Darker fields: where Ana's next roll"))
-    expect(legend).to_be_visible(timeout=60_000)
+    expect(_button(page, "Roll")).to_be_visible(timeout=60_000)
+    if lang == "es":
+        _button(page, "Español").click()
+    words = page.get_by_text(re.compile(legend))
+    expect(words).to_be_visible(timeout=60_000)
     page.evaluate(DEEP)
     settled(page)
-    for part in (legend, page.get_by_role("button", name="in the long run"), page.get_by_role("button", name="12", exact=True)):
+    for part in (words, page.get_by_role("button", name=long_run), page.get_by_role("button", name="12", exact=True)):
         box = part.bounding_box()
         assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 768, f"below the first screen: {box}"
     page.context.close()
