@@ -32,11 +32,12 @@ from laspoly.ui.common import is_served as _serving
 from laspoly.ui.comms import guard_comm_stdout
 from laspoly.ui.controls import ControlsView
 from laspoly.ui.demonstrations import DemonstrationsView
+from laspoly.ui.fieldcard import FieldCardView
 from laspoly.ui.guessing import GuessView
 from laspoly.ui.i18n import tr
 from laspoly.ui.invite import InviteView, MyGamesView
 from laspoly.ui.join import JoinView
-from laspoly.ui.model import GameModel, check_seed, default_game, with_lesson
+from laspoly.ui.model import GameModel, check_seed, default_game, with_lesson, with_switches
 from laspoly.ui.odds import OddsView, board_overlay
 from laspoly.ui.presentation import ProjectorView
 from laspoly.ui.probability import ProbabilityView
@@ -44,7 +45,7 @@ from laspoly.ui.replay import ReplayView
 from laspoly.ui.standings import PlayerCardsView, WinnerView
 from laspoly.ui.teacher import TeacherView
 from laspoly.ui.timers import Timer
-from laspoly.ui.views import CardView, FilesView, LogView, PlayersView, RulesView, SetupView
+from laspoly.ui.views import FilesView, LogView, PlayersView, RulesView, SetupView
 
 CSS = """
 .lp-players th, .lp-players td { padding: 3px 6px; border-bottom: 1px solid #ddd; text-align: left; }
@@ -124,7 +125,8 @@ class Dashboard(Viewer):
             guard_comm_stdout()
         self._board: BoardFigure | None = None  # made when first drawn: on a served page, in its own piece
         self._controls: ControlsView | None = None  # made when first read: on a served page, in the first piece
-        self.card = CardView(model=m)
+        self.field_card = FieldCardView(model=m)
+        self.card = self.field_card.card
         self.log = LogView(model=m)
         self.cards = PlayerCardsView(model=m)
         self.winner = WinnerView(model=m)
@@ -161,6 +163,7 @@ class Dashboard(Viewer):
         if m.shared and _serving():
             self._poller = Timer(self._poll, period=500)
         m.param.watch(self._navigate, "navigate")
+        m.param.watch(self._keep_switches, ["odds", "predict"])
         if _serving():
             pn.state.on_session_destroyed(lambda _ctx: self.close())
         self.layout = pn.Column(
@@ -212,17 +215,22 @@ class Dashboard(Viewer):
         the first piece, so the buttons beside it do not move when it arrives.
         """
         side = pn.Column(sizing_mode="stretch_width", styles=SIDE_STYLES)
-        board = pn.Column(styles=BOARD_STYLES, stylesheets=[BOARD_UPRIGHT_CSS])  # the board's place, kept from the start
+        # the board's place, kept from the start; the clicked field's card opens over it
+        board = pn.Column(styles={**BOARD_STYLES, "position": "relative"}, stylesheets=[BOARD_UPRIGHT_CSS])
         row = pn.FlexBox(board, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
         pieces = [
             lambda: self.controls,  # made, not yet drawn: the widgets and their first words
             lambda: (side.extend([self.controls.header, self.cards]), self._slots[0].param.update(objects=[self.winner, row])),
-            lambda: side.append(self.controls.turn_controls(occasional=False)),
+            lambda: (self.controls.switches.param.update(objects=[
+                         pn.Row(self.odds.switch_row, self.guessing.switch_row, styles={"flex-wrap": "wrap", "column-gap": "24px"},
+                                sizing_mode="stretch_width", margin=0), self.odds.details]),
+                     side.append(self.controls.turn_controls(occasional=False))),
             lambda: self.controls.fill_occasional(),
             lambda: self.board,  # made, not yet drawn: its figure and sources
-            lambda: board.extend([pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width"), self.board_text, self.board_news]),
+            lambda: board.extend([pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width"), self.field_card,
+                                  self.board_text, self.board_news]),
             lambda: side.append(self.controls.manage_controls()),
-            lambda: side.extend([self.odds, self.guessing, self.card, self.log]),
+            lambda: side.extend([self.guessing, self.log]),
         ]
         doc = pn.state.curdoc if _serving() else None
         if doc is None:  # a notebook or a script: all at once
@@ -314,6 +322,14 @@ class Dashboard(Viewer):
         except Exception:  # a poll must never stop the session's timer
             logging.getLogger("laspoly.server.rooms").exception("polling the room failed")
 
+    def _keep_switches(self, *_: Any) -> None:
+        """The lesson and predict switches are kept in the room's address, so a reload of the page keeps them."""
+        location = pn.state.location if _serving() else None
+        if location is not None and "room=" in (location.search or ""):
+            query = with_switches(location.search, self.model.odds, self.model.predict)
+            if query and query != location.search:
+                location.search = query
+
     def _navigate(self, event: Any) -> None:
         if event.new and pn.state.location is not None:
             pn.state.location.reload = True
@@ -390,9 +406,14 @@ def _fit_phones() -> None:
         doc.template = VIEWPORT_TEMPLATE
 
 
+def _switched_on(name: str) -> bool:
+    """``?NAME=1`` (or true, yes, on): a switch of the page on from the start."""
+    return _arg(name).lower() in ("1", "true", "yes", "on")
+
+
 def _lesson() -> bool:
     """``?lesson=1``: the page opens with the live odds on (a teacher's link for a probability lesson)."""
-    return _arg("lesson").lower() in ("1", "true", "yes", "on")
+    return _switched_on("lesson")
 
 
 def _client_address() -> str | None:
@@ -459,7 +480,7 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     if room and secret:
         try:
             table = join_room(store, room, secret, owner_key=me)
-            model = GameModel(table=table, lang=table.lang, odds=_lesson())
+            model = GameModel(table=table, lang=table.lang, odds=_lesson(), predict=_switched_on("predict"))
             return Dashboard(model) if model.can_drive else ProjectorView(model)
         except StoreError as exc:
             note = tr("msg.bad_link", error=exc)
@@ -486,8 +507,8 @@ def build_app(db_url: str | None = None) -> Dashboard | ProjectorView | TeacherV
     if bad_seed:
         note = " ".join(filter(None, (note, bad_seed, tr("seed.random", seed=game.setup["seed"]))))
     table = open_room(store, game, seats, me, stored=False)
-    model = GameModel(table=table, lang=table.lang, message=note, odds=_lesson())
-    query = with_lesson(owner_link(me, table.room_id), model.odds)
+    model = GameModel(table=table, lang=table.lang, message=note, odds=_lesson(), predict=_switched_on("predict"))
+    query = with_lesson(owner_link(me, table.room_id), model.odds, model.predict)
     if _serving():
         def show_room_in_url() -> None:  # once the page has loaded, so that a reload resumes this room
             if pn.state.location is not None:

@@ -62,12 +62,22 @@ BASE_WIDTH = 720
 NARROW_BELOW = 540
 #: The board's width for which the narrow drawing's sizes are given (a phone upright); the page scales them too.
 NARROW_WIDTH = 380
-#: Characters per line of a field's name, and lines at most (the longest single word of any board fits).
-NAME_WIDTH, NAME_LINES = 13, 3
+#: Characters per line of a field's name, and lines at most (the longest single word of any board fits), and its size
+#: in pixels on a board :data:`BASE_WIDTH` wide.
+NAME_WIDTH, NAME_LINES, NAME_SIZE = 13, 3, 8.5
+#: On a projector: the size of a field's name on a board :data:`BASE_WIDTH` wide (at 1920 x 1080 the board is about
+#: 960 px wide, so names of 20 px or more), and its short name's characters per line and lines at most.
+PROJECTOR_NAME_SIZE, SHORT_WIDTH, SHORT_LINES = 15.2, 8, 2
+#: Words a short name leaves out, written in lower case inside a name ("of", "de", "la"...): they carry little there.
+FILLER_WORDS = frozenset({"the", "of", "and", "at", "de", "del", "la", "el", "los", "las", "y", "a", "al", "sobre", "que"})
 #: Characters per line of a card's text in the middle, and lines at most.
 CARD_WIDTH, CARD_LINES = 46, 4
 HOUSE_COLOR, HOTEL_COLOR, FACTORY_COLOR = "#1b7e3c", "#c0392b", "#4b4b4b"
 MORTGAGE_COLOR = "#8b0000"
+#: The text drawn on a field (its name; its price), a field's plain fill and the selected field's fill.  Every fill a
+#: field takes (plain, selected, the live odds' overlay, the landings' heatmap) keeps both texts at 4.5:1 (WCAG AA).
+NAME_COLOR, PRICE_COLOR = "#111111", "#333333"
+PLAIN_FILL, SELECTED_FILL = "#fdfdf6", "#ffe680"
 
 
 def word(key: str, lang: str, preset: str | None = None, **values: Any) -> str:
@@ -125,12 +135,49 @@ def wrap(text: str, width: int, lines: int) -> str:
     return "\n".join(out)
 
 
-def _contrast_text(color: str) -> str:
-    """Black or white, whichever reads better on ``color`` (WCAG relative luminance)."""
+def luminance(color: str) -> float:
+    """A colour's relative luminance (WCAG 2), from ``#rrggbb``."""
     r, g, b = (int(color[k:k + 2], 16) / 255 for k in (1, 3, 5))
     lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
-    lum = 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
-    return "#000000" if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else "#ffffff"
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def contrast_ratio(a: str, b: str) -> float:
+    """The WCAG contrast ratio of two colours, from 1 (the same) to 21 (black on white); text needs 4.5."""
+    low, high = sorted((luminance(a), luminance(b)))
+    return (high + 0.05) / (low + 0.05)
+
+
+def short_label(name: str, width: int = SHORT_WIDTH, lines: int = SHORT_LINES) -> str:
+    """A field's name for a projector, in at most ``lines`` lines of at most ``width`` characters.
+
+    Small filler words inside a name go first ("Winged Victory of Samothrace" loses "of"), a word longer than a
+    line is cut with a full stop ("Samothrace" is "Samoth."), and a name still too long keeps its first lines, which
+    tell fields apart, ending in "…" ("Elvis Chapel…", not "Lane").
+    """
+    words = [w for w in name.split() if w not in FILLER_WORDS] or name.split()
+    words = [w if len(w) <= width else w[: width - 1] + "." for w in words]
+    out: list[str] = []
+    for w in words:
+        if out and len(out[-1]) + 1 + len(w) <= width:
+            out[-1] += " " + w
+        else:
+            out.append(w)
+    if len(out) > lines:
+        out = out[:lines]
+        out[-1] = out[-1][: width - 1].rstrip(".") + "…"
+    return "\n".join(out)
+
+
+def name_size(board_width: float, projector: bool = False) -> float:
+    """The size in pixels of a field's name on a board ``board_width`` pixels wide, as the page's script scales it."""
+    size = PROJECTOR_NAME_SIZE if projector else NAME_SIZE
+    return size * max(0.3, min(2.0, board_width / BASE_WIDTH))
+
+
+def _contrast_text(color: str) -> str:
+    """Black or white, whichever reads better on ``color`` (WCAG relative luminance)."""
+    return "#000000" if contrast_ratio(color, "#000000") >= contrast_ratio(color, "#ffffff") else "#ffffff"
 
 
 def player_color(player: int) -> str:
@@ -170,7 +217,7 @@ def _fixed_columns(game: Game, lang: str) -> dict[str, list[Any]]:
     n = len(game.fields)
     groups = game.board.groups
     cols: dict[str, list[Any]] = {k: [] for k in ("x", "y", "band_y", "price_y", "owner_y", "owner_x", "owner_label_x",
-                                                   "index", "name", "label", "number", "label_y", "band", "band_alpha", "price",
+                                                   "index", "name", "label", "short", "number", "label_y", "band", "band_alpha", "price",
                                                    "kind")}
     for f in game.fields:
         x, y = cell_xy(f.index, n)
@@ -178,7 +225,7 @@ def _fixed_columns(game: Game, lang: str) -> dict[str, list[Any]]:
         grouped = f.group is not None and f.group in groups
         for k, v in (("x", x), ("y", y), ("band_y", y + BAND_Y), ("price_y", y + ROW_Y), ("owner_y", y + OWNER_Y),
                      ("owner_x", x - 0.33), ("owner_label_x", x + 0.08), ("index", f.index), ("name", name),
-                     ("label", wrap(name, NAME_WIDTH, NAME_LINES)), ("number", str(f.index)),
+                     ("label", wrap(name, NAME_WIDTH, NAME_LINES)), ("short", short_label(name)), ("number", str(f.index)),
                      ("label_y", y + (NAME_Y if f.is_property else 0.2 if is_corner(f.index, n) else 0.04)),
                      ("band", groups[f.group].color if grouped else "#ffffff"),  # type: ignore[index]
                      ("band_alpha", 1.0 if grouped else 0.0), ("price", game.money(f.price) if f.price else ""),
@@ -224,7 +271,7 @@ def board_data(model: GameModel, heat: list[float] | None = None,
                      ("mortgaged", mortgaged_word if mortgaged else ""), ("mortgage_alpha", 1.0 if mortgaged else 0.0),
                      ("last_move", mark), ("from_alpha", 1.0 if mark == "from" else 0.0),
                      ("to_alpha", 1.0 if mark == "to" else 0.0),
-                     ("fill", odds[0][i] if odds is not None else _heat_color(heat[i]) if heat is not None else "#fdfdf6"),
+                     ("fill", odds[0][i] if odds is not None else _heat_color(heat[i]) if heat is not None else PLAIN_FILL),
                      ("tip", (odds[1][i] + (" · " if tip else "") if odds is not None else "") + (", ".join(tip) if tip else
                                                                                                   "" if odds is not None else price))):
             dynamic[k].append(v)
@@ -496,7 +543,9 @@ class BoardFigure:
     selected).  Bokeh's glyph methods would make and then drop such copies.
     """
 
-    def __init__(self, model: GameModel) -> None:
+    def __init__(self, model: GameModel, projector: bool = False) -> None:
+        #: A projector's board: fields' short names in large type (:data:`PROJECTOR_NAME_SIZE`), read from the back of a room.
+        self.projector = projector
         self.model = model
         self.cells = ColumnDataSource(board_data(model))
         self.buildings = ColumnDataSource(buildings_data(model))
@@ -545,7 +594,7 @@ class BoardFigure:
         src, layer = self.cells, self._layer
         plain = Rect(x="x", y="y", width=1, height=1, fill_color="fill", line_color="#555555")
         cells = GlyphRenderer(data_source=src, glyph=plain, nonselection_glyph=plain,
-                              selection_glyph=Rect(x="x", y="y", width=1, height=1, fill_color="#ffe680",
+                              selection_glyph=Rect(x="x", y="y", width=1, height=1, fill_color=SELECTED_FILL,
                                                    line_color="#555555", line_width=2))
         fig.renderers.append(cells)
         layer(fig, self.mortgages, Rect(x="x", y="y", width=1, height=1, fill_color="#bdbdbd", fill_alpha=0.45, line_alpha=0,
@@ -553,11 +602,12 @@ class BoardFigure:
                                         hatch_weight=1.2))
         layer(fig, src, Rect(x="x", y="band_y", width=1, height=BAND_H, fill_color="band", fill_alpha="band_alpha",
                              line_color="#555555", line_alpha="band_alpha"))
-        names = self._scale(layer(fig, src, Text(x="x", y="label_y", text="label", text_align="center", text_baseline="middle",
-                                                 text_line_height=1.0, text_color="#111111")), "text_font_size", 8.5, 12.0, 10.0)
-        self._switched.append((names.glyph, "label", "number"))  # a narrow board numbers its fields
+        label, size = ("short", PROJECTOR_NAME_SIZE) if self.projector else ("label", NAME_SIZE)
+        names = self._scale(layer(fig, src, Text(x="x", y="label_y", text=label, text_align="center", text_baseline="middle",
+                                                 text_line_height=1.0, text_color=NAME_COLOR)), "text_font_size", size, 12.0, 10.0)
+        self._switched.append((names.glyph, label, "number"))  # a narrow board numbers its fields
         self._scale(layer(fig, src, Text(x="x", y="price_y", text="price", text_alpha="price_alpha", text_align="center",
-                                         text_baseline="middle", text_color="#333333")), "text_font_size", 8.0, 0.0)
+                                         text_baseline="middle", text_color=PRICE_COLOR)), "text_font_size", 8.0, 0.0)
         layer(fig, self.buildings, Patches(xs="xs", ys="ys", fill_color="color", line_color="#ffffff", line_width=0.8))
         self._scale(layer(fig, src, Text(x="x", y="price_y", text="mortgaged", text_align="center", text_baseline="middle",
                                          text_color=MORTGAGE_COLOR, text_font_style="bold", background_fill_color="#ffffff",

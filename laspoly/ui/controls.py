@@ -27,7 +27,6 @@ from laspoly.ui.common import (
     FOCUS_CSS,
     NOT_ON_PHONES,
     PHONE,
-    PHONE_SIDEWAYS,
     PLAYER_COLORS,
     KeyShortcuts,
     LiveHTML,
@@ -39,7 +38,7 @@ from laspoly.ui.common import (
     player_glyph,
 )
 from laspoly.ui.model import GameModel
-from laspoly.ui.playview import BID_STEP, CONTROLS, ControlRow, PlayInputs, PlayView, names_in, play_view
+from laspoly.ui.playview import BID_STEP, CONTROLS, TOTALS, ControlRow, PlayInputs, PlayView, names_in, play_view
 from laspoly.ui.timers import Timer
 
 
@@ -60,18 +59,25 @@ class ControlsView(Viewer):
         self._words: list[tuple[Any, str, str]] = []
         self._worded_in: tuple[str, str] | None = None
         w = self._worded
-        # the status line repeats the header's words; a phone keeps its height for the turn's buttons
-        self.status = LiveHTML(sizing_mode="stretch_width", css_classes=["lp-status"], stylesheets=[NOT_ON_PHONES])
-        # the message keeps a line's height when empty, so the buttons below do not jump when one appears
-        # (a phone on its side has no height to spare: there the buttons move down when a message shows)
-        self.message = LiveHTML("", sizing_mode="stretch_width", stylesheets=[
-            f":host {{ min-height: {MESSAGE_HEIGHT}px; }}\n@media {PHONE_SIDEWAYS} {{ :host {{ min-height: 0; }} }}"])
+        # the status line repeats the header's words; a phone, and a small laptop's narrow column beside the board, keep
+        # its height for the turn's buttons and the lesson's legend
+        self.status = LiveHTML(sizing_mode="stretch_width", css_classes=["lp-status"], stylesheets=[NOT_ON_PHONES, STATUS_CSS])
+        # the message shows under the turn's buttons, with the decisions that come and go
+        self.message = LiveHTML("", sizing_mode="stretch_width")
         #: Every button, by its row's name; each is also an attribute of the same name (``self.roll``).
         self.buttons: dict[str, pn.widgets.Button] = {}
         for row in CONTROLS:
             button = pn.widgets.Button(label=m.t(row.key), color=row.color, stylesheets=[BUTTON_CSS])
             self.buttons[row.name] = button
             setattr(self, row.name, button)
+        #: Predict, then roll: a button per total, in a strip under Roll that keeps its height while the switch is off.
+        self.guess_buttons: dict[int, pn.widgets.Button] = {
+            total: pn.widgets.Button(label=str(total), stylesheets=[BUTTON_CSS, GUESS_CSS], visible=False, margin=(2, 1),
+                                     css_classes=["lp-guess"]) for total in TOTALS}
+        self.guess_row = pn.Row(*self.guess_buttons.values(), css_classes=["lp-guesses"], stylesheets=[GUESS_ROW_CSS],
+                                sizing_mode="stretch_width", min_height=GUESS_HEIGHT, margin=(0, 10))
+        #: Rent to claim and offers waiting for an answer, in words, where the decisions that come and go show.
+        self.alerts = LiveHTML("", sizing_mode="stretch_width")
         self.autoplay = w(pn.widgets.Toggle(stylesheets=[BUTTON_CSS]), "play.autoplay")
         self.speed = w(inputs.FloatSlider(start=0.5, end=20, step=0.5, value=m.speed, width=180), "play.speed")
         # the station list and the bid box have no label above them: their button beside them says what they are for,
@@ -96,6 +102,8 @@ class ControlsView(Viewer):
         self.shortcuts_on = True
         self.keys.param.watch(self._on_key, "press")
         self._occasional = pn.Column(min_height=RESERVED_ROW, sizing_mode="stretch_width")  # see turn_controls
+        #: The lesson and predict switches, under the turn's decisions (filled by the dashboard).
+        self.switches = pn.Column(sizing_mode="stretch_width", margin=0)
         self.manage_card = pn.Card(collapsed=False, sizing_mode="stretch_width", stylesheets=[FOCUS_CSS])
         self.trade_card = pn.Card(collapsed=True, sizing_mode="stretch_width", stylesheets=[FOCUS_CSS])
         self._words += [(self.manage_card, "title", "play.manage"), (self.trade_card, "title", "play.trade")]
@@ -105,7 +113,7 @@ class ControlsView(Viewer):
         self._timer: Timer | None = None
         self._setting_field = False
         self._wire()
-        m.param.watch(lambda *_: self.refresh(), ["version", "lang", "selected_field", "pending_confirm"])
+        m.param.watch(lambda *_: self.refresh(), ["version", "lang", "selected_field", "pending_confirm", "predict", "guess"])
         self.refresh()
 
     def _worded(self, widget: Any, key: str) -> Any:
@@ -137,6 +145,8 @@ class ControlsView(Viewer):
         m = self.model
         for row in CONTROLS:
             self.buttons[row.name].on_click(guarded(m, functools.partial(self._click, row)))
+        for total, button in self.guess_buttons.items():
+            button.on_click(guarded(m, functools.partial(self._guess, total)))
         self.field.param.watch(self._pick_field, "value")
         for widget in (self.station, self.partner, self.give, self.take, self.cash):
             widget.param.watch(lambda *_: self.refresh(), "value")
@@ -154,6 +164,10 @@ class ControlsView(Viewer):
             action = row.make(m, who, self.inputs())
             if action is not None:
                 m.act(action)
+
+    def _guess(self, total: int, _: Any) -> None:
+        """A guess of predict-then-roll clicked: it is the one Roll waits for (another click changes it)."""
+        self.model.guess = total
 
     def _pick_field(self, event: Any) -> None:
         """A property chosen in the list is the selection, as a click on the board is."""
@@ -206,8 +220,9 @@ class ControlsView(Viewer):
                object="".join(f"<p style='margin:2px 0'>{esc(line)}</p>" for line in view.turn_stakes))
         assign(self.build_stakes, visible=bool(view.build_stakes),
                object=f"<p style='margin:2px 0'>{esc(view.build_stakes)}</p>" if view.build_stakes else "")
-        assign(self.message, object=f"<div role='status' class='lp-message' style='{MESSAGE_STYLE}'>{esc(view.message)}</div>"
-               if view.message else "")
+        # shown only while they have something to say: an empty pane's margins would push the decisions below it down
+        assign(self.message, visible=bool(view.message),
+               object=f"<div role='status' class='lp-message' style='{MESSAGE_STYLE}'>{esc(view.message)}</div>" if view.message else "")
         if not m.autoplay and self.autoplay.value:
             self.autoplay.value = False
         self._show_inputs(view, typed)
@@ -216,6 +231,12 @@ class ControlsView(Viewer):
             if widget is not None:
                 assign(widget, label=state.label, disabled=not state.enabled, visible=state.visible, color=state.color)
         assign(self.autoplay, disabled=not view.controls["autoplay"].enabled)
+        for total, button in self.guess_buttons.items():
+            state = view.guesses.get(total)
+            assign(button, visible=state is not None, disabled=state is None or not state.enabled,
+                   color=state.color if state is not None else "default")
+        assign(self.alerts, visible=bool(view.header.alerts), object="".join(f"<div class='lp-turn-alert' role='status' style='{ALERT_STYLE}'>{esc(a)}</div>"
+                                           for a in view.header.alerts))
         offers = "".join("<p>" + m.t(o.key, id=o.id, name=player_badge(m, o.other), give=esc(o.give), take=esc(o.take),
                                      cash=esc(o.cash)) + "</p>" for o in view.offers)
         assign(self.offer_text, object=offers)
@@ -245,36 +266,39 @@ class ControlsView(Viewer):
         assign(self.take, options=view.take_options)
 
     def _header(self, view: PlayView) -> str:
-        """Whose turn it is, in large type, and what to do next; rent to claim and offers waiting for an answer."""
+        """Whose turn it is, in large type, and what to do next (rent to claim and offers waiting show with the decisions)."""
         h = view.header
         return (f"<div style='border-left:8px solid {PLAYER_COLORS[h.seat % len(PLAYER_COLORS)]};padding:2px 10px;margin:2px 0' aria-live='polite'>"
                 f"<div class='lp-turn-title' style='font-size:1.7em;font-weight:700;line-height:1.2'>{player_glyph(h.seat)} {esc(h.title)}</div>"
-                f"<div class='lp-turn-hint' style='font-size:1.1em'>{esc(h.hint)}</div>"
-                + "".join(f"<div class='lp-turn-alert' style='font-weight:700;color:#7a3d00'>{esc(a)}</div>" for a in h.alerts)
-                + "</div>")
+                f"<div class='lp-turn-hint' style='{HINT_STYLE}'>{esc(h.hint)}</div></div>")
 
     def _row(self, place: str) -> pn.Row:
         """A row of the tab: the controls and inputs placed in it (:func:`~laspoly.ui.playview.names_in`), wrapping."""
         return _flex(*(getattr(self, name) for name in names_in(place)))
 
     def turn_controls(self, occasional: bool = True) -> pn.Column:
-        """The status line and the decisions of a turn, with the autoplay controls.
+        """The status line and the turn's buttons, then the switches, the decisions that come and go and the stakes.
 
-        Rows wrap on a narrow screen.  The decisions that come and go (confirm,
-        buy, prison, train, auction) share one block that keeps the height of a
-        row of buttons, so nothing a person is about to click moves when one
-        of them appears.  A served page puts them in their block a moment
-        later (``occasional=False``, then :meth:`fill_occasional`): they are
-        hidden most of the time, and a new page's first pieces stay small.
+        The turn's buttons (Roll, End turn; Claim rent in a row of its own; the guesses of predict-then-roll
+        in a strip of their own under them; Next, Autoplay, Run to end, Undo) come
+        first and keep their places: everything that comes and goes shows below
+        them: the lesson and predict switches with the lesson's modes and legend
+        (:attr:`switches`, filled by the dashboard), then the message, rent to
+        claim, a trade offer, confirm, buy, prison, train and auction in a block
+        that keeps the height of a row of buttons, and the lesson's stakes.  Rows
+        wrap on a narrow screen.  A served page puts the decisions in
+        their block a moment later (``occasional=False``, then :meth:`fill_occasional`):
+        they are hidden most of the time, and a new page's first pieces stay small.
         """
         self._occasional = pn.Column(min_height=RESERVED_ROW, sizing_mode="stretch_width")
         if occasional:
             self.fill_occasional()
         return pn.Column(
-            self.status, self.message,
-            self._row("turn"),
-            self._occasional, self.stakes,
+            self.status,
+            self._row("turn"), self._row("claim"), self.guess_row,
             self._row("pace"),
+            self.switches,
+            self._occasional, self.stakes,
             self.keys, self.why,
             sizing_mode="stretch_width",
         )
@@ -282,7 +306,7 @@ class ControlsView(Viewer):
     def fill_occasional(self) -> None:
         """Put the decisions that come and go in their block of :meth:`turn_controls` (once)."""
         if not self._occasional.objects:
-            self._occasional.objects = [self._row("confirm"), self.offer_text, self._row("answer"), self._row("buy"),
+            self._occasional.objects = [self.message, self.alerts, self._row("confirm"), self.offer_text, self._row("answer"), self._row("buy"),
                                         self._row("prison"), self._row("auction")]
 
     def manage_controls(self) -> pn.Column:
@@ -307,15 +331,28 @@ class ControlsView(Viewer):
 
 #: On a phone, whose turn it is in smaller type: the turn's buttons stay in the first screen below the board.
 TURN_PHONE_CSS = (f"@media {PHONE} {{ .lp-turn-title {{ font-size: 1.25em !important; }}"
-                  " .lp-turn-hint { font-size: 0.95em !important; } }")
+                  " .lp-turn-hint { font-size: 0.95em !important; min-height: 0 !important; } }")
+#: What to do next keeps two lines' height, so a longer hint (a guess to make, a purchase) never moves the buttons.
+HINT_STYLE = "font-size:1.1em;line-height:1.3;min-height:2.6em"
 
+#: The status line is left out below 1100 px of width, where the column beside the board is narrow.
+STATUS_CSS = "@media (max-width: 1100px) { :host { display: none !important; } }"
 #: Height kept for the decisions that come and go: one row of buttons.
 RESERVED_ROW = 51
-#: Height kept for the message line, and how a message looks.
-MESSAGE_HEIGHT = 30
+#: How a message looks.
 MESSAGE_STYLE = "background:#fff3cd;border:1px solid #e6c65c;border-radius:4px;padding:4px 8px;color:#4d3a00"
 #: Height kept for the reasons why buttons are off (about four of them).
 WHY_HEIGHT = 90
+#: Rent to claim and an offer waiting, with the decisions that come and go.
+ALERT_STYLE = "font-weight:700;color:#7a3d00;margin:2px 0"
+#: Height kept under Roll for the guess buttons of predict-then-roll, switch on or off (a phone keeps none).
+GUESS_HEIGHT = 40
+#: The guess buttons: eleven in one line, sharing it, each a target of at least 24 px (44 px on a phone, where they wrap).
+GUESS_ROW_CSS = (":host { display: grid !important; grid-template-columns: repeat(11, minmax(24px, 1fr)); gap: 2px;"
+                 " width: auto !important; box-sizing: border-box; }"
+                 f"\n@media {PHONE} {{ :host {{ min-height: 0 !important; grid-template-columns: repeat(6, minmax(44px, 1fr)); }} }}")
+GUESS_CSS = (":host { width: auto !important; min-width: 0 !important; margin: 0 !important; }"
+             " .bk-btn { padding: 4px 0; font-weight: 700; font-size: 1.05em; }")
 
 
 def _flex(*objects: Any) -> pn.Row:

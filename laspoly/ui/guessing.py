@@ -1,8 +1,8 @@
 """Predict, then roll, on the Play tab: the guess before each roll, the scores, and the law of large numbers live.
 
-With the switch on, a person's "Roll" waits for a guess of the total (one click
-on 2 to 12).  The guess is kept beside its roll (:mod:`laspoly.predict`), in the
-room's database when the game is shared, so every screen shows the same scores.
+With the switch on, a person's "Roll" is off until a guess of the total is
+clicked (the buttons 2 to 12 under Roll, :mod:`laspoly.ui.controls`).  The
+guess is kept beside its roll (:mod:`laspoly.predict`), in the room's database when the game is shared, so every screen shows the same scores.
 Below: every player's right guesses, the table's totals against two dice, and
 the distance between them after each roll, which shrinks as the rolls add up.
 """
@@ -19,11 +19,9 @@ from panel.viewable import Viewer
 
 from laspoly.analysis import log as gamelog
 from laspoly.predict import TWO_DICE, Guess, running_distance, scores
-from laspoly.ui.common import BUTTON_CSS, FOCUS_CSS, assign, esc, player_badge
+from laspoly.ui.common import FOCUS_CSS, assign, esc, player_badge
 from laspoly.ui.i18n import tr, trn
 from laspoly.ui.model import GameModel
-
-TOTALS = [str(t) for t in range(2, 13)]
 
 
 def scores_html(m: GameModel, guesses: list[Guess]) -> str:
@@ -40,17 +38,17 @@ def scores_html(m: GameModel, guesses: list[Guess]) -> str:
 
 
 class GuessView(Viewer):
-    """The switch, the guess buttons, the scores and the two charts of predict-then-roll.
+    """The switch, the prompt, the scores and the two charts of predict-then-roll (the guess buttons sit under Roll).
 
     Only the switch and its label are made with the page; the rest (two charts
     among it) is made the first time the switch is on, and while it is off a
-    step's redraw leaves this view alone.
+    step's redraw leaves this view alone.  The switch's row (:attr:`switch_row`)
+    sits with the turn's controls; the rest (:attr:`panel`) further down the tab.
     """
 
     model = param.ClassSelector(class_=GameModel)
     # made the first time the switch is on
     prompt: pn.pane.HTML
-    choices: pn.widgets.RadioButtonGroup
     table: pn.pane.HTML
     totals: ColumnDataSource
     totals_fig: Any
@@ -63,7 +61,8 @@ class GuessView(Viewer):
         m = self.model
         self.switch = pn.widgets.Switch(value=m.predict, width=50, css_classes=["lp-predict-switch"], stylesheets=[FOCUS_CSS])
         self.switch_label = pn.pane.HTML(margin=(8, 4), css_classes=["lp-switch-label"])  # names the switch, and toggles it
-        self.panel = pn.Column(pn.Row(self.switch, self.switch_label), sizing_mode="stretch_width")
+        self.switch_row = pn.Row(self.switch, self.switch_label, margin=0)
+        self.panel = pn.Column(sizing_mode="stretch_width", margin=0)
         self.switch.param.watch(lambda e: setattr(m, "predict", e.new), "value")
         m.param.watch(lambda *_: self.refresh(), ["lang", "predict"])
         m.param.watch(lambda *_: self.refresh() if m.predict else None, ["version", "guess"])
@@ -71,13 +70,11 @@ class GuessView(Viewer):
 
     @property
     def is_built(self) -> bool:
-        """Whether the prompt, the buttons, the scores and the charts have been made (the switch was on at least once)."""
+        """Whether the prompt, the scores and the charts have been made (the switch was on at least once)."""
         return "body" in self.__dict__
 
     def _build(self) -> None:
         self.prompt = pn.pane.HTML(sizing_mode="stretch_width", min_height=24)
-        self.choices = pn.widgets.RadioButtonGroup(options=TOTALS, value=None, color="light", stylesheets=[BUTTON_CSS],
-                                                   sizing_mode="stretch_width")
         self.table = pn.pane.HTML(sizing_mode="stretch_width")
         self.totals = ColumnDataSource({"total": list(range(2, 13)), "share": [0.0] * 11, "exact": list(TWO_DICE)})
         self.totals_fig = figure(height=180, sizing_mode="stretch_width", toolbar_location=None)
@@ -86,14 +83,9 @@ class GuessView(Viewer):
         self.gap = ColumnDataSource({"rolls": [], "distance": []})
         self.gap_fig = figure(height=160, sizing_mode="stretch_width", toolbar_location=None, y_range=(0, 1))
         self.gap_fig.line("rolls", "distance", source=self.gap, line_color="#009E73", line_width=2)
-        self.body = pn.Column(self.prompt, self.choices, self.table, pn.pane.Bokeh(self.totals_fig, sizing_mode="stretch_width"),
+        self.body = pn.Column(self.prompt, self.table, pn.pane.Bokeh(self.totals_fig, sizing_mode="stretch_width"),
                               pn.pane.Bokeh(self.gap_fig, sizing_mode="stretch_width"), sizing_mode="stretch_width")
-        self.choices.param.watch(self._chose, "value")
         self.panel.append(self.body)
-
-    def _chose(self, event: Any) -> None:
-        if event.new is not None:
-            self.model.guess = int(event.new)
 
     def refresh(self) -> None:
         """Show the prompt, the scores and the charts as the game stands."""
@@ -109,14 +101,9 @@ class GuessView(Viewer):
             self._build()
         self.body.visible = True
         who = g.current
-        if m.guess is None and self.choices.value is not None:
-            self.choices.value = None
-        if m.is_person(who) and not g.is_over:
-            key = "predict.locked" if m.guess is not None else "predict.ask"
-            self.prompt.object = f"<p style='font-size:1.15em;margin:2px 0'>{esc(tr(key, lang, name=g.players[who].name, guess=m.guess))}</p>"
-        else:
-            self.prompt.object = f"<p style='margin:2px 0'>{esc(tr('predict.wait', lang))}</p>"
-        self.choices.disabled = not m.is_person(who) or g.is_over
+        # a person's guess is asked for, and said back, by the turn's header beside Roll; a bot's turn is said here
+        waiting = not m.is_person(who) and not g.is_over
+        self.prompt.object = f"<p style='margin:2px 0'>{esc(tr('predict.wait', lang))}</p>" if waiting else ""
         self.table.object = scores_html(m, m.guesses())
         totals = gamelog.roll_totals(g)
         counts = gamelog.count_totals(totals)

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import parse_qsl, urlencode
 
 import param
 
@@ -113,9 +114,25 @@ def _note_cash(history: list[list[int]], game: Game) -> None:
     history[turn] = cash
 
 
-def with_lesson(query: str, lesson: bool) -> str:
-    """A room's address that keeps a page's lesson mode (``&lesson=1``), so the page it opens has the live odds on too."""
-    return query + "&lesson=1" if lesson and query else query
+def with_lesson(query: str, lesson: bool, predict: bool = False) -> str:
+    """A room's address that keeps a page's switches: lesson mode (``&lesson=1``) and predict-then-roll (``&predict=1``).
+
+    The page it opens (a reload, a new room) has the live odds, and the guesses before each roll, on too.
+    """
+    if not query:
+        return query
+    return query + ("&lesson=1" if lesson else "") + ("&predict=1" if predict else "")
+
+
+#: The address's words for the page's switches, which :func:`with_switches` keeps up to date.
+SWITCHES = ("lesson", "predict")
+
+
+def with_switches(query: str, lesson: bool, predict: bool) -> str:
+    """``query`` (a page's address, ``?room=…``) with its switches set as the page has them now, the rest as it was."""
+    kept = [(k, v) for k, v in parse_qsl(query.lstrip("?"), keep_blank_values=True) if k not in SWITCHES]
+    rest = urlencode(kept, safe=":/")
+    return with_lesson("?" + rest, lesson, predict) if rest else ""
 
 
 @dataclass(frozen=True)
@@ -221,7 +238,7 @@ class GameModel(param.Parameterized):
         """Put a new or loaded game on the table; False when it went to a new room and the page moves there."""
         query = self.table.open(game, seats, lang)
         if query:
-            self.navigate = with_lesson(query, self.odds)
+            self.navigate = with_lesson(query, self.odds, self.predict)
             return False
         self.autoplay = False
         self.pending_confirm = None
@@ -516,7 +533,7 @@ class GameModel(param.Parameterized):
             return self._say(loaded.error)
         self.message = self.t("msg.loaded", name=name)
         if loaded.query:  # stored in a new room: the page moves there
-            self.navigate = with_lesson(loaded.query, self.odds)
+            self.navigate = with_lesson(loaded.query, self.odds, self.predict)
             return True
         n = len(loaded.game.players)
         seats = list(self.seats) if not self.shared and len(self.seats) == n else default_seats(n)

@@ -43,10 +43,15 @@ def overlay(game: Game, mode: str, lang: str) -> tuple[list[float], list[str]]:
     return probs, tips
 
 
+#: The overlay's darkest colour, for the board's likeliest field: a blue on which the fields' names and grey prices keep
+#: 4.5:1 (WCAG AA; 7.8:1 and 5.2:1), as on every lighter step to white.
+OVERLAY_TOP = (107, 174, 214)  # #6BAED6
+
+
 def overlay_colour(p: float, top: float) -> str:
-    """A sequential colour for a probability (white for 0, blue for the board's largest); field names stay readable on it."""
+    """A sequential colour for a probability (white for 0, :data:`OVERLAY_TOP` for the board's largest); the text stays readable."""
     t = 0.0 if top <= 0 else min(1.0, p / top) ** 0.7
-    r, g, b = (int(255 + (c - 255) * t) for c in (49, 130, 189))  # to #3182BD: black text on it keeps a 5:1 contrast
+    r, g, b = (int(255 + (c - 255) * t) for c in OVERLAY_TOP)
     return f"#{r:02x}{g:02x}{b:02x}"
 
 
@@ -82,7 +87,10 @@ class OddsView(Viewer):
         m = self.model
         self.switch = pn.widgets.Switch(value=m.odds, width=50, css_classes=["lp-odds-switch"], stylesheets=[FOCUS_CSS])
         self.label = pn.pane.HTML(margin=(8, 4), css_classes=["lp-switch-label"])  # names the switch, and toggles it
-        self.panel = pn.Column(pn.Row(self.switch, self.label), sizing_mode="stretch_width")
+        self.switch_row = pn.Row(self.switch, self.label, margin=0)
+        #: The modes and the legend, under the switches (made the first time the switch is on).
+        self.details = pn.Column(sizing_mode="stretch_width", margin=0)
+        self.panel = pn.Column(self.switch_row, self.details, sizing_mode="stretch_width", margin=0)
         self.switch.param.watch(lambda e: self._set(odds=e.new), "value")
         m.param.watch(lambda *_: self.refresh(), ["lang", "odds", "odds_mode"])
         m.param.watch(lambda *_: self.refresh() if m.odds else None, "version")
@@ -100,7 +108,7 @@ class OddsView(Viewer):
                                                 sizing_mode="stretch_width")
         self.legend = pn.pane.HTML(sizing_mode="stretch_width", min_height=24)
         self.mode.param.watch(lambda e: self._set(odds_mode=e.new) if e.new in OVERLAY_MODES else None, "value")
-        self.panel.extend([self.mode, self.legend])
+        self.details.extend([self.mode, self.legend])
 
     @staticmethod
     def _options(lang: str) -> dict[str, str]:

@@ -285,7 +285,7 @@ CONTROLS: tuple[ControlRow, ...] = (
     ControlRow("reject", "play.reject", "answer", make=_offer_answer(A.DeclineTrade),
                shown=lambda m: offer_to(m.game, m.person_to_move) is not None),
     ControlRow("propose", "play.propose", "propose", make=lambda m, p, i: trade_action(p, i)),
-    ControlRow("claim", "play.claim", "turn", call=lambda m: [m.act(c) for c in m.person_claims()[:1]],
+    ControlRow("claim", "play.claim", "claim", call=lambda m: [m.act(c) for c in m.person_claims()[:1]],
                shown=lambda m: bool(m.person_claims()) or m.game.rules.rent_claim, stake=_claim_stake),
     ControlRow("confirm", "play.confirm", "confirm", call=lambda m: m.confirm(), shown=lambda m: m.pending_confirm is not None,
                color="danger"),
@@ -299,7 +299,9 @@ CONTROLS: tuple[ControlRow, ...] = (
 #: buttons (``station``, ``bid_amount``, ``autoplay``, ``speed``) where they sit; a control not listed goes at the end of
 #: the row its ``place`` names (:func:`names_in`).
 PLACES: dict[str, tuple[str, ...]] = {
-    "turn": ("roll", "end_turn", "claim"),
+    "turn": ("roll", "end_turn"),
+    # a row of its own under Roll: its label grows with the rent to claim, and a row that wrapped would move the buttons
+    "claim": ("claim",),
     "confirm": ("confirm", "cancel"),
     "answer": ("accept", "reject"),
     "buy": ("buy", "decline"),
@@ -386,6 +388,8 @@ class PlayView:
     take_options: dict[str, int] = field(default_factory=dict)
     offers: tuple[OfferLine, ...] = ()
     propose_reason: str | None = None
+    #: Predict, then roll: a button per total (2 to 12) beside Roll, by total; the chosen one is primary.
+    guesses: dict[int, ControlState] = field(default_factory=dict)
 
 
 def play_view(m: GameModel, inputs: PlayInputs | None = None) -> PlayView:
@@ -419,6 +423,10 @@ def play_view(m: GameModel, inputs: PlayInputs | None = None) -> PlayView:
     # once the roll is done, ending the turn is what comes next: it takes the primary colour Roll had
     controls["end_turn"] = _with(end, color="primary" if not roll.enabled and end.enabled and not claims else "default")
     controls["claim"] = _with(controls["claim"], enabled=bool(claims), color="primary" if claims else "default")
+    guesses = guess_states(m)
+    if roll.enabled and guesses and who is not None and m.guess is None:  # predict, then roll: the guess comes first
+        controls["roll"] = _with(controls["roll"], enabled=False, reason=m.t("predict.first", name=g.players[who].name))
+        controls["end_turn"] = _with(controls["end_turn"], color="default")
     watching = not m.can_drive
     for name in ("next", "run_end", "autoplay"):
         controls[name] = ControlState(m.t(f"play.{name}"), enabled=not (g.is_over or watching))
@@ -451,8 +459,25 @@ def play_view(m: GameModel, inputs: PlayInputs | None = None) -> PlayView:
         partners=partners, partner=partner,
         give_options={g.field_name(f, lang): f for f in owned} if who is not None else {},
         take_options={g.field_name(f, lang): f for f in g.owned_by(partner)} if partner is not None else {},
-        offers=_offers(m, who), propose_reason=propose_reason,
+        offers=_offers(m, who), propose_reason=propose_reason, guesses=guesses,
     )
+
+
+#: The totals a guess of predict-then-roll may name.
+TOTALS = tuple(range(2, 13))
+
+
+def guess_states(m: GameModel) -> dict[int, ControlState]:
+    """The guess buttons of predict-then-roll, by total: none while the switch is off; on while a person here may roll.
+
+    The chosen guess is the primary one.  A bot's turn, a spectator's screen and a
+    turn whose roll is done keep the buttons in place, off.
+    """
+    if not m.predict:
+        return {}
+    g, who = m.game, m.person_to_move
+    on = who is not None and not g.is_over and g.why_illegal(A.Roll(who)) is None
+    return {t: ControlState(str(t), enabled=on, color="primary" if on and m.guess == t else "default") for t in TOTALS}
 
 
 def _with(state: ControlState, **changes: Any) -> ControlState:
@@ -515,6 +540,8 @@ def _hint(m: GameModel) -> str:
         return m.t("table.hint.end")
     if g.players[g.actor].in_prison:
         return m.t("table.hint.prison", tries=prison_tries_left(g), fine=g.money(g.rules.jail_fine))
+    if m.predict:  # predict, then roll: the guess comes first
+        return m.t("predict.ask" if m.guess is None else "predict.locked", name=g.players[g.actor].name, guess=m.guess)
     return m.t("table.hint.roll")
 
 

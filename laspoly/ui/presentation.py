@@ -46,9 +46,24 @@ TURN_CSS = BASE_CSS + """
 .lp-turn-note { color: #7a0000; font-weight: 700; }
 """
 CARDS_CSS = BASE_CSS + """
-.lp-cards { font-size: 1.25em; }
+.lp-cards { font-size: 1.25em; row-gap: 18px; margin-top: 16px; }
 .lp-card { flex: 1 1 200px; max-width: none; }
 """
+#: The height the page keeps above and below its board (the heading, margins): the board is as tall as the rest.
+HEADROOM = 110
+#: The side column's least width (the cards, this turn, the log) and the gap beside the board, in pixels.
+SIDE_WIDTH, GAP = 420, 16
+
+
+def board_width(width: int, height: int) -> float:
+    """How wide the board is drawn on a projector's screen of ``width`` x ``height`` CSS pixels (at least).
+
+    The board is as wide as the screen's height allows (less :data:`HEADROOM`), and leaves the side column its
+    least width, less a few pixels of the page's margins; the field names' size follows from it
+    (:func:`~laspoly.ui.board.name_size`).
+    """
+    margins = 20
+    return float(min(height - HEADROOM, width - SIDE_WIDTH - GAP - margins)) - margins
 LOG_CSS = BASE_CSS + ".lp-log { font-size: 1.2em !important; line-height: 1.35; }"
 HEADING = "<h3 style='font-size:1.4em;margin:6px 0 2px 0'>{text}</h3>"
 
@@ -82,7 +97,7 @@ class ProjectorView(Viewer):
         m = self.model
         if is_served():  # every view's redraw after a catch-up reaches the page as one message
             m.redraw_batch = pn.io.hold
-        self.board = BoardFigure(m)
+        self.board = BoardFigure(m, projector=True)  # short names in large type, read from the back of the room
         fig = self.board.figure
         fig.tools = [t for t in fig.tools if not isinstance(t, TapTool)]  # nothing to select: no property card here
         fig.max_width = 2000
@@ -100,10 +115,10 @@ class ProjectorView(Viewer):
         self.refresh()
         # the board is as wide as the column or the screen's height, whichever is less, so it is seen whole
         board = pn.Column(pn.pane.Bokeh(fig, sizing_mode="scale_width", min_width=300), sizing_mode="stretch_width",
-                          styles={"flex": "1 1 560px", "max-width": "min(100%, calc(100vh - 110px))"})
+                          styles={"flex": "1 1 560px", "max-width": f"min(100%, calc(100vh - {HEADROOM}px))"})
         side = pn.Column(self.cards, self.guesses, self.turn_heading, self.turn, self.log_heading, self.log.pane,
-                         sizing_mode="stretch_width", styles={"flex": "1 1 420px", "min-width": "300px"})
-        self.layout = pn.Column(self.head, pn.FlexBox(board, side, flex_wrap="wrap", gap="16px", sizing_mode="stretch_width"),
+                         sizing_mode="stretch_width", styles={"flex": f"1 1 {SIDE_WIDTH}px", "min-width": "300px"})
+        self.layout = pn.Column(self.head, pn.FlexBox(board, side, flex_wrap="wrap", gap=f"{GAP}px", sizing_mode="stretch_width"),
                                 sizing_mode="stretch_width", stylesheets=[PAGE_CSS], css_classes=["lp-projector"])
         self._poller: Timer | None = None
         if is_served():

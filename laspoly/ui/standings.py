@@ -27,16 +27,18 @@ from laspoly.ui.playview import prison_tries_left
 
 #: The cards' look: a row that wraps, the player to move outlined in their colour and marked in words.
 CARDS_CSS = """
-.lp-cards { display: flex; flex-wrap: wrap; gap: 6px; margin: 2px 0 4px 0; }
+.lp-cards { display: flex; flex-wrap: wrap; gap: 10px 6px; margin: 10px 0 4px 0; }
 .lp-card { flex: 1 1 150px; max-width: 260px; border: 1px solid #bbb; border-left-width: 8px; border-radius: 6px;
-           padding: 4px 8px; background: #fff; line-height: 1.3; }
+           padding: 4px 8px; background: #fff; line-height: 1.3; position: relative; }
 .lp-card.lp-now { border-width: 3px 3px 3px 8px; background: #fff8dc; box-shadow: 0 0 0 2px #333 inset; }
 .lp-card.lp-out { opacity: 0.55; }
 .lp-card-name { font-weight: 700; font-size: 1.05em; overflow-wrap: anywhere; }
 .lp-card-cash { font-size: 1.35em; font-weight: 700; }
 .lp-card-small { font-size: 0.85em; color: #333; }
-.lp-card-now { font-size: 0.8em; font-weight: 700; background: #333; color: #fff; border-radius: 3px; padding: 0 4px; }
-.lp-card-alert { font-size: 0.85em; font-weight: 700; color: #7a3d00; }
+.lp-card-now { position: absolute; top: -0.75em; right: 6px; white-space: nowrap; font-size: 0.8em; font-weight: 700;
+               background: #333; color: #fff; border-radius: 3px; padding: 0 4px; line-height: 1.3; }
+.lp-card-note { min-height: 1.3em; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; font-size: 0.85em; }
+.lp-card-alert { font-weight: 700; color: #7a3d00; }
 .lp-cards-foot { flex-basis: 100%; font-size: 0.8em; color: #555; }
 @media PHONE {
   .lp-cards { gap: 4px; margin: 0 0 2px 0; }
@@ -45,6 +47,7 @@ CARDS_CSS = """
   .lp-card-name .lp-card-small, .lp-card-worth { display: none; }
   .lp-card-cash { font-size: 1.15em; }
   .lp-cards-foot { font-size: 0.75em; }
+  .lp-card-note:empty { display: none; }
 }
 """.replace("PHONE", PHONE)
 
@@ -126,11 +129,13 @@ class PlayerCardsView(Viewer):
             status.append(prison_text(m, i))
         if p.jail_cards:
             status.append(tr("cards.jail_cards", lang, count=len(p.jail_cards)))
-        if status:
-            lines.append(f"<div class='lp-card-small'>{esc(' · '.join(status))}</div>")
-        for offer in g.offers.values():
-            if offer.receiver == i:
-                lines.append(f"<div class='lp-card-alert'>{esc(tr('cards.offer', lang, name=g.players[offer.proposer].name, id=offer.id))}</div>")
+        offers = [tr("cards.offer", lang, name=g.players[o.proposer].name, id=o.id) for o in g.offers.values() if o.receiver == i]
+        notes = [f"<span class='lp-card-small'>{esc(' · '.join(status))}</span>"] if status else []
+        notes += [f"<span class='lp-card-alert'>{esc(text)}</span>" for text in offers]
+        # one line, always there: prison, jail cards and an offer waiting never make a card, and the buttons below, taller
+        # (cut with "…" when they do not fit; the tooltip, the header's hint and the alerts say them in full)
+        title = " · ".join([" · ".join(status)] * bool(status) + offers)
+        lines.append(f"<div class='lp-card-note' title='{esc(title)}'>{' · '.join(notes)}</div>")
         color = PLAYER_COLORS[i % len(PLAYER_COLORS)]
         classes = "lp-card" + (" lp-now" if now else "") + ("" if p.active else " lp-out")
         current = " aria-current='true'" if now else ""

@@ -34,7 +34,7 @@ def test_predict_then_roll_asks_for_a_guess_and_scores_it_in_english_and_spanish
     _open(page, server)
     page.locator(".lp-predict-switch").first.click()  # not the live odds' switch beside it
     expect(page.get_by_text("what total will you roll?", exact=False)).to_be_visible()
-    _button(page, "Roll").click()
+    expect(_button(page, "Roll")).to_be_disabled()  # until a guess is clicked, and the reasons say so
     expect(page.get_by_text("click your guess of the total (2 to 12) first", exact=False)).to_be_visible()
     page.get_by_role("button", name="7", exact=True).click()
     expect(page.get_by_text("Ana guesses 7. Now Roll.")).to_be_visible()

@@ -87,7 +87,7 @@ def test_the_overlay_tooltips_read_as_fractions_and_name_the_expected_rent_of_ow
 def test_overlay_colours_darken_with_the_probability(mode: str) -> None:
     probs, _ = overlay(_model().game, mode, "en")
     top = max(probs)
-    assert overlay_colour(0, top) == "#ffffff" and overlay_colour(top, top) == "#3182bd"
+    assert overlay_colour(0, top) == "#ffffff" and overlay_colour(top, top) == "#6baed6"
     assert overlay_colour(top / 4, top) > overlay_colour(top / 2, top)  # lighter is a larger hex in every channel
 
 

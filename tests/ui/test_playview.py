@@ -172,3 +172,35 @@ def test_every_control_has_a_place_in_the_tab_and_one_row_is_enough_to_add_one()
     placed = [name for place in {row.place for row in CONTROLS} | set(PLACES) for name in names_in(place)]
     assert {row.name for row in CONTROLS} <= set(placed) and len({row.name for row in CONTROLS}) == len(CONTROLS)
     assert set(play_view(_model()).controls) >= {row.name for row in CONTROLS}
+
+
+def test_predict_then_roll_keeps_roll_off_with_its_reason_until_a_guess_is_clicked_beside_it() -> None:
+    m = _model(seats=(PERSON, "basic"))
+    assert play_view(m).guesses == {} and play_view(m).controls["roll"].enabled  # the switch off: no guess buttons
+    m.predict = True
+    v = play_view(m)
+    assert list(v.guesses) == list(range(2, 13)) and all(s.enabled and s.color == "default" for s in v.guesses.values())
+    roll = v.controls["roll"]
+    first = "Predict, then roll: Ana, click your guess of the total (2 to 12) first."
+    assert not roll.enabled and roll.reason == first and _reasons(v)["Roll"] == first
+    assert v.header.hint == "Ana, what total will you roll? Click a number, then Roll."
+    assert not v.controls["end_turn"].enabled and v.controls["end_turn"].color == "default"
+    m.guess = 7
+    v = play_view(m)
+    assert v.controls["roll"].enabled and v.controls["roll"].reason is None and "Roll" not in _reasons(v)
+    assert v.header.hint == "Ana guesses 7. Now Roll."
+    assert v.guesses[7].color == "primary" and {s.color for t, s in v.guesses.items() if t != 7} == {"default"}
+    assert m.act(A.Roll(0)) and m.guess is None
+    v = play_view(m)  # the roll is done: the buttons stay in place, off, and the reason is the engine's again
+    assert v.guesses and not any(s.enabled for s in v.guesses.values())
+    assert not v.controls["roll"].enabled and v.controls["roll"].reason != first
+
+
+def test_predict_then_roll_has_nothing_to_click_on_a_bots_turn_and_speaks_spanish() -> None:
+    m = _model(seats=("basic", PERSON), lang="es")
+    m.predict = True
+    v = play_view(m)
+    assert v.guesses and not any(s.enabled for s in v.guesses.values())
+    m = _model(seats=(PERSON, "basic"), lang="es")
+    m.predict = True
+    assert play_view(m).controls["roll"].reason == m.t("predict.first", name="Ana") != "Predict, then roll: Ana, click your guess of the total (2 to 12) first."

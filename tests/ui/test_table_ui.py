@@ -207,7 +207,9 @@ def test_claim_rent_shows_the_amount_and_is_the_primary_button_while_it_can_be_c
     m.advance()  # Ben lands on Ana's Baltic Avenue
     assert c.claim.label == "Claim rent ($4 from Ben)"
     assert not c.claim.disabled and c.claim.color == "primary" and c.roll.color == "default"
-    assert "claim" in _text(c.header.object) and "lapses at the next roll" in _text(c.header.object)
+    # the alert shows with the decisions that come and go, under the turn's buttons, never above them
+    assert "claim" in _text(c.alerts.object) and "lapses at the next roll" in _text(c.alerts.object)
+    assert "claim" not in _text(c.header.object) and c.alerts in c.turn_controls().select(pn.pane.HTML)
     c.claim.clicks += 1
     assert c.claim.disabled and c.claim.label == "Claim rent" and c.roll.color == "primary"
 
@@ -223,7 +225,7 @@ def test_end_turn_is_the_primary_button_once_the_roll_is_done() -> None:
     assert c.end_turn.color == "default"
 
 
-def test_a_trade_offer_shows_on_the_receivers_card_and_header_with_its_answer_at_hand() -> None:
+def test_a_trade_offer_shows_on_the_receivers_card_and_above_its_answer_under_the_turns_buttons() -> None:
     d = _dashboard(seats=(PERSON, PERSON), dice="1-2 1-1 3-4")
     m, g, c = d.model, d.model.game, d.controls
     m.act(A.Roll(0))
@@ -232,7 +234,7 @@ def test_a_trade_offer_shows_on_the_receivers_card_and_header_with_its_answer_at
     assert m.act(A.ProposeTrade(0, 1, (street,), (), -50))
     assert "Trade offer #1 from Ana waits for an answer" in _text(d.cards.pane.object)
     m.act(A.EndTurn(0))
-    assert "Ana offers you a trade (#1): answer it below." in _text(c.header.object)
+    assert "Ana offers you a trade (#1): answer it below." in _text(c.alerts.object) and "offers" not in _text(c.header.object)
     turn = c.turn_controls()
     assert c.accept in turn.select(pn.widgets.Button) and c.accept.visible and not c.accept.disabled
 

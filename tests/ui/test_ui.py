@@ -210,12 +210,12 @@ def test_the_play_tab_is_filled_in_steps_the_turns_controls_first_then_the_board
     assert winner is d.winner.panel
     board, side = row.objects
     assert [p.object for p in board.select(pn.pane.Bokeh)] == [d.board.figure]
-    header, cards, turn, manage, odds, guessing, card, log = side.objects
-    assert d.odds.switch in odds.select(pn.widgets.Switch)
-    assert header is d.controls.header and cards is d.cards.pane and d.guessing.switch in guessing.select(pn.widgets.Switch)
-    assert d.controls.autoplay in turn.select(pn.widgets.Toggle)
-    assert d.controls.house in manage.select(pn.widgets.Button)
-    assert d.card.pane in card.select(pn.pane.HTML) and d.log.pane in log.select(pn.pane.HTML)
+    header, cards, turn, manage, guessing, log = side.objects
+    assert header is d.controls.header and cards is d.cards.pane and d.controls.autoplay in turn.select(pn.widgets.Toggle)
+    # the lesson's and predict's switches sit under the turn's decisions, the guesses' scores and charts further down
+    assert d.odds.switch in turn.select(pn.widgets.Switch) and d.guessing.switch in turn.select(pn.widgets.Switch)
+    assert guessing is d.guessing.panel and d.controls.house in manage.select(pn.widgets.Button) and d.log.pane in log.select(pn.pane.HTML)
+    assert d.card.pane in board.select(pn.pane.HTML)  # the clicked field's card opens over the board
 
 
 class _Session:
@@ -322,10 +322,10 @@ def test_the_lesson_and_guessing_views_are_built_the_first_time_their_switch_is_
     d = Dashboard(_model())
     odds, guessing = pn.panel(d.odds), pn.panel(d.guessing)
     assert not odds.select(pn.widgets.RadioButtonGroup) and not odds.select(pn.pane.HTML)[1:]  # the switch and its label only
-    assert not guessing.select(pn.pane.Bokeh) and not guessing.select(pn.widgets.RadioButtonGroup)
+    assert not guessing.select(pn.pane.Bokeh) and not any(b.visible for b in d.controls.guess_buttons.values())
     d.guessing.switch.value = True
     charts = guessing.select(pn.pane.Bokeh)
-    assert len(charts) == 2 and d.guessing.body.visible and d.guessing.choices in guessing.select(pn.widgets.RadioButtonGroup)
+    assert len(charts) == 2 and d.guessing.body.visible and all(b.visible for b in d.controls.guess_buttons.values())
     d.guessing.switch.value = False
     assert not d.guessing.body.visible
     d.guessing.switch.value = True
