@@ -153,6 +153,13 @@ state.apply = () => {
     });
     // a chosen item of a multiple choice is a plain tag: aria-selected belongs to options in a listbox only
     root.querySelectorAll('.choices__item[aria-selected]:not([role])').forEach((item) => item.removeAttribute('aria-selected'));
+    // its remove button speaks the page's language (the picker's library says "Remove item" in English)
+    root.querySelectorAll('.choices__button').forEach((button) => {
+      const item = button.closest('.choices__item');
+      const name = data.remove_item.replace('{value}', item ? (item.textContent.replace(button.textContent, '').trim()) : '');
+      if (button.getAttribute('aria-label') !== name) button.setAttribute('aria-label', name);
+      if (button.textContent !== data.remove_word) button.textContent = data.remove_word;
+    });
     // a number box's spin buttons repeat what its arrow keys do: for the mouse only
     root.querySelectorAll('.bk-spin-btn').forEach((button) => {
       if (button.getAttribute('aria-hidden') !== 'true') { button.setAttribute('aria-hidden', 'true'); button.tabIndex = -1; }
@@ -177,10 +184,14 @@ state.apply();
 class PageAccessibility(ReactiveHTML):
     """Invisible: gives the page's tabs, card headers, switches, sliders and checkboxes their keyboard behaviour and names."""
 
+    remove_item = param.String(default="Remove {value}", doc="A chosen item's remove button's name ({value}: the item).")
+    remove_word = param.String(default="Remove", doc="A chosen item's remove button's word.")
+
     _template = '<div id="a11y" style="display:none"></div>'
 
     _scripts: ClassVar[dict[str, str]] = {
         "render": _SCRIPT,
+        "remove_item": "state.apply();",
         "remove": "if (state.observer) state.observer.disconnect(); if (state.timer) clearTimeout(state.timer);",
     }
 

@@ -166,10 +166,18 @@ class Dashboard(Viewer):
         m.param.watch(self._keep_switches, ["odds", "predict"])
         if _serving():
             pn.state.on_session_destroyed(lambda _ctx: self.close())
+        self.a11y = PageAccessibility(margin=0, height=0)
+        self._word_a11y()
+        m.param.watch(self._word_a11y, "lang")
         self.layout = pn.Column(
             pn.Row(pn.pane.HTML("<h2 style='margin:4px 0'>Las Poly</h2>", stylesheets=[TITLE_CSS]), pn.HSpacer(), self.lang),
-            self.tabs, PageAccessibility(margin=0, height=0), sizing_mode="stretch_width", stylesheets=[CSS],
+            self.tabs, self.a11y, sizing_mode="stretch_width", stylesheets=[CSS],
         )
+
+    def _word_a11y(self, *_: Any) -> None:
+        """The words the page's accessibility script puts on the pickers' remove buttons, in the page's language."""
+        m = self.model
+        self.a11y.param.update(remove_word=m.t("a11y.remove"), remove_item=m.t("a11y.remove_item", value="{value}"))
 
     def _switch_language(self, event: Any) -> None:
         """Reword the whole page; on a served page every view's new words reach the browser as one message."""

@@ -163,3 +163,27 @@ def test_the_save_tabs_file_input_speaks_the_pages_language_spanish_then_english
     _button(page, "English").click()
     expect(page.get_by_text("Drag and drop your file here or", exact=False)).to_be_visible()
     expect(page.get_by_text("Browse", exact=True)).to_be_visible()
+
+
+def test_a_pickers_remove_buttons_speak_the_pages_language(server: str, page: Page) -> None:
+    """The lab's bot picker (Choices.js, under Panel's MultiChoice) names each chosen bot's remove button "Remove item"
+    in English on every page: the page's accessibility script names it in the page's language, and says it again
+    on a switch of language."""
+    def names() -> list[str]:
+        _prepare(page)
+        return list(page.evaluate("lpDeep('.choices__button').map((b) => b.getAttribute('aria-label') + '|' + b.textContent)"))
+
+    _in_spanish(page, server)
+    _tab(page, "Probabilidad")
+    _prepare(page)
+    page.wait_for_function("() => lpDeep('.choices__button').length >= 2 && "
+                           "lpDeep('.choices__button').every((b) => (b.getAttribute('aria-label') || '').startsWith('Quitar '))",
+                           timeout=30_000)
+    spanish = names()
+    assert len(spanish) >= 2 and all(n.startswith("Quitar ") and n.endswith("|Quitar") for n in spanish), spanish
+    assert not any("Remove" in n for n in spanish), spanish
+    _button(page, "English").click()
+    page.wait_for_function("() => lpDeep('.choices__button').every((b) => (b.getAttribute('aria-label') || '').startsWith('Remove '))",
+                           timeout=30_000)
+    english = names()
+    assert all(n.endswith("|Remove") for n in english) and not any("item" in n for n in english), english
