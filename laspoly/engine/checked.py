@@ -1,10 +1,12 @@
 """A game that checks the engine's invariants after every event, for the tests and the soak run.
 
-The checks themselves are in :mod:`~laspoly.engine.invariants`, below the game;
-this module builds on both.
+The checks themselves are in :mod:`~laspoly.engine.invariants`, below the game; a checked game is a
+:class:`Game` whose observer (:mod:`~laspoly.engine.gamestate`) runs them, so this module sits above both.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
@@ -14,19 +16,26 @@ from laspoly.engine.native import mypyc_attr
 __all__ = ["CheckedGame", "InvariantError"]
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # the soak subclasses it with a deliberately broken rule
+@mypyc_attr(allow_interpreted_subclasses=True)  # copy.deepcopy copies it
 class CheckedGame(Game):
-    """A game that checks the invariants after every event.
+    """A game that checks the invariants after every event, as its observer.
 
     Money after every event; ownership, buildings and cards after every event
-    that can change them (:data:`STRUCTURE_EVENTS`).
+    that can change them (:data:`STRUCTURE_EVENTS`).  It takes every argument a
+    :class:`Game` takes (a position too, so ``CheckedGame.from_position`` checks as well)
+    but the observer, which is its own.
     """
 
-    events_checked = 0
+    events_checked: int
 
-    def _emit(self, event: E.Event) -> None:
-        super()._emit(event)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.events_checked = 0
+        super().__init__(*args, observer=self.check_event, **kwargs)
+
+    def check_event(self, event: E.Event) -> None:
+        """The observer: the invariants after ``event``; the first broken one raises :class:`InvariantError`."""
         self.events_checked += 1
-        found = always_problems(self) if isinstance(event, STRUCTURE_EVENTS) else money_problems(self)
+        s = self.state
+        found = always_problems(s) if isinstance(event, STRUCTURE_EVENTS) else money_problems(s)
         if found:
             raise InvariantError(f"after {type(event).__name__} ({self.describe(event)}): " + "; ".join(found))
