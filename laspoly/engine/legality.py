@@ -30,7 +30,7 @@ def is_legal(s: GameState, action: A.Action) -> bool:
 
 
 def refuse(s: GameState, key: str, **values: Any) -> str:
-    """The refusal ``key`` in words, or only the fact of it while :attr:`_quiet` (a bot asking, a list made)."""
+    """The refusal ``key`` in words, or only the fact of it while the state is ``quiet`` (a bot asking, a list made)."""
     return _QUIET_REFUSAL if s.quiet else refusal(Names(s), key, **values)
 
 
