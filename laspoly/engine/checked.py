@@ -10,8 +10,11 @@ from typing import Any
 
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
+from laspoly.engine.gamestate import RentPolicy, SalaryHook
 from laspoly.engine.invariants import STRUCTURE_EVENTS, InvariantError, always_problems, money_problems
 from laspoly.engine.native import mypyc_attr
+from laspoly.rules.board import Board
+from laspoly.rules.presets import Preset
 
 __all__ = ["CheckedGame", "InvariantError"]
 
@@ -28,9 +31,27 @@ class CheckedGame(Game):
 
     events_checked: int
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    # Game's arguments written out, not forwarded as ``*args, **kwargs``: the compiled build passes them on by name
+    def __init__(
+        self,
+        players: list[str] | int | Any = 4,
+        *,
+        preset: str | Preset | Any = "laspoly",
+        seed: int | Any = 0,
+        rules: dict[str, Any] | Any | None = None,
+        dice: Any = None,
+        max_rounds: int | Any | None = None,
+        board: Board | None = None,
+        record_events: bool = True,
+        keep_history: bool = True,
+        rent_policy: RentPolicy | None = None,
+        salary: SalaryHook | None = None,
+        position: Any = None,
+    ) -> None:
         self.events_checked = 0
-        super().__init__(*args, observer=self.check_event, **kwargs)
+        super().__init__(players, preset=preset, seed=seed, rules=rules, dice=dice, max_rounds=max_rounds, board=board,
+                         record_events=record_events, keep_history=keep_history, observer=self.check_event,
+                         rent_policy=rent_policy, salary=salary, position=position)
 
     def check_event(self, event: E.Event) -> None:
         """The observer: the invariants after ``event``; the first broken one raises :class:`InvariantError`."""
