@@ -11,7 +11,7 @@ from typing import Any
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
 from laspoly.engine.gamestate import RentPolicy, SalaryHook
-from laspoly.engine.invariants import STRUCTURE_EVENTS, InvariantError, always_problems, money_problems
+from laspoly.engine.invariants import MOVEMENT_EVENTS, STRUCTURE_EVENTS, InvariantError, always_problems, money_problems
 from laspoly.engine.native import mypyc_attr
 from laspoly.rules.board import Board
 from laspoly.rules.presets import Preset
@@ -23,8 +23,8 @@ __all__ = ["CheckedGame", "InvariantError"]
 class CheckedGame(Game):
     """A game that checks the invariants after every event, as its observer.
 
-    Money after every event; ownership, buildings and cards after every event
-    that can change them (:data:`STRUCTURE_EVENTS`).  It takes every argument a
+    Money after every event but the dice, a move and a new turn (:data:`MOVEMENT_EVENTS`, which move none);
+    ownership, buildings and cards after every event that can change them (:data:`STRUCTURE_EVENTS`).  It takes every argument a
     :class:`Game` takes (a position too, so ``CheckedGame.from_position`` checks as well)
     but the observer, which is its own.
     """
@@ -56,6 +56,8 @@ class CheckedGame(Game):
     def check_event(self, event: E.Event) -> None:
         """The observer: the invariants after ``event``; the first broken one raises :class:`InvariantError`."""
         self.events_checked += 1
+        if isinstance(event, MOVEMENT_EVENTS):
+            return
         s = self.state
         found = always_problems(s) if isinstance(event, STRUCTURE_EVENTS) else money_problems(s)
         if found:

@@ -36,6 +36,11 @@ STRUCTURE_EVENTS = (
 )
 
 
+#: Events that report a change of no money, ownership, building or card: the dice, a move, a new turn.  They
+#: are a game's most frequent events; a checked game counts them and checks at the next event of another kind.
+MOVEMENT_EVENTS = (E.Rolled, E.Moved, E.TurnStarted)
+
+
 def money_problems(game: GameState | HasState) -> list[str]:
     """Money is conserved and the pot is never negative."""
     g = state_of(game)
