@@ -18,21 +18,22 @@ from laspoly.bots.registry import make_bot
 from laspoly.bots.runner import play_bot_turns, young_collections_batched
 from laspoly.engine.checked import CheckedGame
 from laspoly.engine.game import Player
+from laspoly.engine.gamestate import GameState, SalaryHook
 from laspoly.engine.invariants import problems
+from laspoly.engine.turns import pay_salary
 from laspoly.rules.presets import preset_names
 
 TEMPERAMENT_MIX = ("basic", "greedy", "cautious", "hotel", "factory", "trader", "random", "dealer", "shark", "companion")
 
 
-class _LeakySalary(CheckedGame):
-    """A deliberately broken rule for testing the soak: salary paid twice, the second time from nowhere."""
-
-    def _salary(self, p: Player, landed: bool) -> None:
-        super()._salary(p, landed)
-        p.cash += 1
+def _leaky_salary(s: GameState, p: Player, landed: bool) -> None:
+    """A deliberately broken rule for testing the soak, as the game's salary hook: one more paid from nowhere."""
+    pay_salary(s, p, landed)
+    p.cash += 1
 
 
-FAULTS: dict[str, type[CheckedGame]] = {"leaky_salary": _LeakySalary}
+#: The deliberately broken rules a soak run can inject (``fault=``): each a salary hook of the game.
+FAULTS: dict[str, SalaryHook] = {"leaky_salary": _leaky_salary}
 
 
 @dataclass
@@ -77,17 +78,17 @@ def soak_games(indices: Sequence[int], seed: int, fault: str | None = None) -> S
     """Play the games ``indices`` of a soak run (top-level, so worker processes can run it)."""
     report = SoakReport()
     presets = preset_names()
-    cls = FAULTS[fault] if fault else CheckedGame
+    salary = FAULTS[fault] if fault else None
     with young_collections_batched():  # for the whole batch, not only while each call of play_bot_turns runs
         for i in indices:
-            _soak_one(report, cls, presets[i % len(presets)], game_seed(seed, i))
+            _soak_one(report, salary, presets[i % len(presets)], game_seed(seed, i))
     return report
 
 
-def _soak_one(report: SoakReport, cls: type[CheckedGame], preset: str, s: int) -> None:
+def _soak_one(report: SoakReport, salary: SalaryHook | None, preset: str, s: int) -> None:
     """Play one checked game of a soak run and count it in ``report``."""
     n = 2 + s % 5
-    game = cls(n, preset=preset, seed=s, max_rounds=300, keep_history=False)
+    game = CheckedGame(n, preset=preset, seed=s, max_rounds=300, keep_history=False, salary=salary)
     bots = [make_bot(TEMPERAMENT_MIX[(s >> (3 * k)) % len(TEMPERAMENT_MIX)], seed=s + k) for k in range(n)]
     try:
         while not game.is_over:

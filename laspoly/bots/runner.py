@@ -70,21 +70,22 @@ def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = F
     play: Play = commit if commit is not None else game.apply if validate else game.push
     trusted = commit is None and not validate  # game.push called directly: the compiled build's native call
     seen = game.observe()  # what the bots see: one read-only view for the whole loop
+    s = game.state  # the loop's own reads go to the state's slots (a position set in place keeps this object)
     roll, end_turn, merge = A.Roll, A.END_TURN, until is None
     done = 0
     with young_collections_batched():
         while done < max_actions:
-            phase = game.phase
+            phase = s.phase
             if phase == OVER:
                 break
-            if game.claims:
+            if s.claims:
                 claimed = _claim_for_bots(game, seen, bots, play)
                 if claimed is False:
                     break
                 if claimed:
                     done += 1
                     continue
-            bot = bots[game.current if phase == TURN else game.actor]
+            bot = bots[s.current if phase == TURN else game.actor]
             if bot is None or (until is not None and until(game)):
                 break
             action = bot.choose(seen)
@@ -95,8 +96,8 @@ def play_bot_turns(game: Game, bots: Sequence[Bot | None], *, validate: bool = F
             done += 1
             # a bot that always ends its turn once no roll is due is not asked again: the loop's next
             # round would find the same bot with nothing else to do (no claim, no offer, no roll due)
-            if (type(action) is roll and not game.rolls_due and merge and bot.ends_turn_after_roll and game.phase == TURN
-                    and not game.claims and not game.offers and game.current == action.player and done < max_actions):
+            if (type(action) is roll and not s.rolls_due and merge and bot.ends_turn_after_roll and s.phase == TURN
+                    and not s.claims and not s.offers and s.current == action.player and done < max_actions):
                 if trusted:
                     game.push(end_turn[action.player])
                 elif play(end_turn[action.player]) is False:

@@ -49,8 +49,10 @@ import numpy as np
 
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
+from laspoly.engine.base import rent
 from laspoly.engine.chance import Chooser, walk_outcomes
 from laspoly.engine.game import TRAVEL, TURN, Game
+from laspoly.engine.gamestate import GameState
 from laspoly.errors import RuleOptionError
 from laspoly.rules.board import Board
 from laspoly.rules.options import RuleOptions
@@ -101,20 +103,25 @@ class ChainResult:
         return frame
 
 
-class _Walker(Game):
-    """The engine's game with one seam: a rent due on landing is never charged, only its card multiplier recorded.
+class _ArrivalRent:
+    """The chain's rent policy (``Game(rent_policy=...)``): a rent due on landing is never charged, its card multiplier recorded.
 
     The chain puts every property in the other player's hands, so a landing
-    neither stops for a purchase nor moves money, and the engine's own landing
-    code reports the multiplier of the card that brought the token (the standard
-    utility and railroad cards) at the moment it would apply it.
+    neither stops for a purchase nor moves money for a card's rent, and the
+    engine's own landing code asks this policy for the rent of a landing,
+    with the multiplier of the card that brought the token (the standard
+    utility and railroad cards) set at the moment it would apply it.
     """
 
-    arrival_multiplier = 0
+    def __init__(self) -> None:
+        self.multiplier = 0
 
-    def _rent_on_landing(self, i: int) -> int:
-        self.arrival_multiplier = self.card_rent_multiplier
-        self.card_rent_multiplier = 0
+    def __call__(self, s: GameState, i: int) -> int:
+        mult = s.card_rent_multiplier
+        if not mult:
+            return rent(s, i)
+        self.multiplier = mult
+        s.card_rent_multiplier = 0
         return 0
 
 
@@ -236,7 +243,8 @@ class _Roller:
 
     def __init__(self, board: Board, rules: RuleOptions, policy: str, target: int | None, ordered_dice: bool) -> None:
         preset = Preset(id="chain", name={}, board=board, rules=dataclasses.replace(rules, **CARD_MODEL), lang="en")
-        g = self.game = _Walker(2, preset=preset, keep_history=False)
+        self.arrival = _ArrivalRent()
+        g = self.game = Game(2, preset=preset, keep_history=False, rent_policy=self.arrival)
         for f in board.fields:
             if f.is_property:
                 g.owner[f.index] = 1
@@ -247,10 +255,10 @@ class _Roller:
 
     def place(self, pos: int, d: int, jail: tuple[int, int] | None) -> None:
         """Put the token in a chain state, at the start of its roll, with nothing else pending."""
-        g, me = self.game, self.me
+        g, me = self.game.state, self.me
         g.current, g.phase, g.rolls_due, g.pending_field = 0, TURN, True, -1
         g.doubles_count, g.prison_tries = d, jail[1] if jail else 0
-        g.card_rent_multiplier = g.arrival_multiplier = 0
+        g.card_rent_multiplier = self.arrival.multiplier = 0
         g.dice, g.pot, g.collect_queue = (0, 0), 0, []
         me.pos, me.in_prison, me.prison_turns = pos, jail is not None, jail[0] if jail else 0
         me.lose_turn, me.cash, self.other.cash = False, PURSE, PURSE
@@ -278,7 +286,7 @@ class _Roller:
         g, me, layout = self.game, self.me, self.layout
         moved = any(type(e) is E.Moved for e in g.log)
         landing = layout.n if me.in_prison else me.pos
-        multiplier = 0 if me.in_prison else g.arrival_multiplier
+        multiplier = 0 if me.in_prison else self.arrival.multiplier
         if g.phase == TRAVEL:
             self.train_offered = True
             go = self.target is not None and me.pos != self.target

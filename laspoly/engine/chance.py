@@ -11,7 +11,7 @@ dice, 1/n for each card of an n-card deck).  A simulator lets the seeded
 generator pick the outcome; anything else can choose it through a
 :class:`Chooser` installed on the :class:`Chance`.  Two choosers come with the
 engine: :class:`OutcomeQueue` plays outcomes pushed in advance
-(:meth:`Game.push_outcome <laspoly.engine.turns.Turns.push_outcome>`), and
+(:meth:`Game.push_outcome <laspoly.engine.game.Game.push_outcome>`), and
 :func:`walk_outcomes` enumerates every path of outcomes through a piece of play
 by replaying it with a longer prefix at each chance node it meets, which is how
 the exact Markov chain walks the engine's own rules.  With no chooser (every

@@ -1,44 +1,51 @@
-"""The rules engine: one :class:`Game` plays any preset, exactly.
+"""The rules engine's face: one :class:`Game` plays any preset, exactly.
 
 Design, after python-chess and OpenSpiel:
 
-* The state changes in place.  :meth:`Game.apply` checks an action against the
-  rules and raises :class:`IllegalActionError` (changing nothing) when it is not
-  allowed; :meth:`Game.push` trusts its caller and is the fast path that bots
-  and replays of engine-generated actions use.
-* Legality is decided in one place: one ``_why_<action>`` method per action
-  type (:mod:`~laspoly.engine.legality`) returns the reason an action is
-  illegal, or ``None``.
-  :meth:`legal_actions` enumerates candidates through the same methods.
+* A game's whole state is one :class:`~laspoly.engine.gamestate.GameState`, changed in place;
+  the rules are modules of functions over it, each importing only the ones below:
+  :mod:`~laspoly.engine.base` (the questions), :mod:`~laspoly.engine.wording`,
+  :mod:`~laspoly.engine.legality`, :mod:`~laspoly.engine.payments` (money, debts, the turn
+  order), :mod:`~laspoly.engine.turns` (the roll, the move, cards) and
+  :mod:`~laspoly.engine.decisions` (what each action does).
+* :class:`Game` holds the state (:attr:`Game.state`) and is the face the rest of laspoly
+  uses: :meth:`Game.apply` checks an action against the rules and raises
+  :class:`IllegalActionError` (changing nothing) when it is not allowed;
+  :meth:`Game.push` trusts its caller and is the fast path that bots and replays of
+  engine-generated actions use; :meth:`legal_actions`, :meth:`why_illegal`,
+  :meth:`explain`, :meth:`observe`, :meth:`chance_outcomes` and the questions
+  delegate to the rule modules, and the state's attributes read through it
+  (``game.phase`` is ``game.state.phase``).
 * Each action type is one entry of the action registry (:data:`ACTIONS`, at the
   bottom of this module, filed in :mod:`~laspoly.engine.registry`): its check,
   its effect, its candidates and its words.
 * Chance enters only through :class:`Chance`, seeded per game.
-* Every change is an :mod:`event <laspoly.engine.events>` in :attr:`Game.log`.
+* Every change is an :mod:`event <laspoly.engine.events>` in :attr:`Game.log`, shown
+  as it happens to the game's observer, if it has one.
+* Three hooks, passed to the constructor (or set on the state), watch or replace one step
+  without subclassing: ``observer`` (every event), ``rent_policy`` (the rent of a landing)
+  and ``salary`` (the salary for Start); see :mod:`~laspoly.engine.gamestate`.
 
 The game moves through *phases*: ``turn`` (manage, roll, end the turn),
 ``buy``, ``travel``, ``auction``, ``debt`` (raise money to pay) and ``over``.
 A debt suspends whatever was under way and a *continuation* tag says how to
 carry on once it is paid.
-
-The class is built in layers, each a module of its own and each knowing only
-the ones below it: :mod:`~laspoly.engine.state` (the data types),
-:mod:`~laspoly.engine.base` (the attributes and the questions asked of them),
-:mod:`~laspoly.engine.wording`, :mod:`~laspoly.engine.legality`,
-:mod:`~laspoly.engine.payments`, :mod:`~laspoly.engine.turns`, and here the
-decisions, the auctions and the set-up.
 """
 
 from __future__ import annotations
 
+from collections import deque
+from fractions import Fraction
 from typing import Any, Final
 
 from laspoly.engine import actions as A
+from laspoly.engine import base, decisions, legality, payments, position_format, turns, wording
+from laspoly.engine import decisions as D
 from laspoly.engine import events as E
-from laspoly.engine import position_format
+from laspoly.engine import legality as L
 from laspoly.engine.actions import EndTurn, Roll  # named directly: the compiled build then checks a type natively
-from laspoly.engine.chance import Chance, parse_dice_script
-from laspoly.engine.events import BANK
+from laspoly.engine.chance import Chance, Outcome, parse_dice_script
+from laspoly.engine.gamestate import GameState, Observer, RentPolicy, SalaryHook, check_rules_fit_board
 from laspoly.engine.native import mypyc_attr
 from laspoly.engine.observation import Observation
 from laspoly.engine.registry import EFFECTS, NOT_LISTED, ActionEntry, any_seat, in_phase, on_field, register
@@ -51,7 +58,6 @@ from laspoly.engine.state import (
     OVER,
     TRAVEL,
     TURN,
-    AfterAuction,
     Auction,
     Debt,
     Phase,
@@ -61,21 +67,23 @@ from laspoly.engine.state import (
     clean_name,
     name_key,
 )
-from laspoly.engine.turns import Turns
 from laspoly.errors import IllegalActionError, SetupError
-from laspoly.rules.board import Board
+from laspoly.rules.board import Board, Field
 from laspoly.rules.options import RuleOptions
 from laspoly.rules.presets import Preset, load_preset
 
 __all__ = [
     "AUCTION", "BUYING", "DEBT", "MAX_PLAYERS", "MIN_PLAYERS", "OVER", "TRAVEL", "TURN",
-    "Auction", "Debt", "Game", "Phase", "Player", "TradeOffer", "check_player_count", "clean_name",
+    "Auction", "Debt", "Game", "GameState", "Phase", "Player", "TradeOffer", "check_player_count", "clean_name",
 ]
 
 
-@mypyc_attr(allow_interpreted_subclasses=True)  # subclassed in Python: a checked game, the exact chain's walker
-class Game(Turns):
+@mypyc_attr(allow_interpreted_subclasses=True)  # copy.deepcopy copies it (figures.branch); a checked game subclasses it
+class Game:
     """A game of any preset, from setup to winner.  See the module docstring."""
+
+    #: Everything of the game that the rules read and change.
+    state: GameState
 
     # ``| Any``: the set-up checks these itself and names a wrong one in a SetupError; a compiled build would
     # otherwise refuse a wrong type first with a bare TypeError that names nothing.
@@ -91,10 +99,20 @@ class Game(Turns):
         board: Board | None = None,
         record_events: bool = True,
         keep_history: bool = True,
+        observer: Observer | None = None,
+        rent_policy: RentPolicy | None = None,
+        salary: SalaryHook | None = None,
+        position: Any = None,
     ) -> None:
-        self.preset = preset if isinstance(preset, Preset) else load_preset(preset)
-        self.board: Board = board or self.preset.board
-        self.rules: RuleOptions = self.preset.rules.with_overrides(rules)
+        """A new game; or, given ``position``, the game that plays on from it (:meth:`from_position`)."""
+        if position is not None:
+            self.state = position_format.state_from_position(
+                position, record_events=record_events, keep_history=keep_history,
+                observer=observer, rent_policy=rent_policy, salary=salary)
+            return
+        the_preset = preset if isinstance(preset, Preset) else load_preset(preset)
+        the_board: Board = board or the_preset.board
+        the_rules: RuleOptions = the_preset.rules.with_overrides(rules)
         if isinstance(players, int) and not isinstance(players, bool):
             names: Any = [f"Player {i + 1}" for i in range(check_player_count(players))]
         else:
@@ -108,346 +126,664 @@ class Game(Turns):
         if max_rounds is not None and (isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1):
             raise SetupError(f"max_rounds must be a positive whole number, not {max_rounds!r}")
         script = parse_dice_script(dice)
-        self.setup: dict[str, Any] = {
-            "preset": self.preset.id, "players": list(names), "seed": seed,
+        setup: dict[str, Any] = {
+            "preset": the_preset.id, "players": list(names), "seed": seed,
             "rules": dict(rules or {}), "dice": [list(p) for p in script], "max_rounds": max_rounds,
         }
-        self.chance = Chance(seed, script)
-        self.record_events = record_events
-        self.keep_history = keep_history  # off only for throw-away simulations: such a game cannot be saved
-        self._check_rules_fit_board()
-        self._init_state(names)
-        self._begin()
+        check_rules_fit_board(the_rules, the_board)
+        self.state = GameState(the_preset, the_board, the_rules, setup, Chance(seed, script), names,
+                               record_events=record_events, keep_history=keep_history,
+                               observer=observer, rent_policy=rent_policy, salary=salary)
+        decisions.begin(self.state)
 
     @classmethod
     def from_position(cls, data: Any, *, record_events: bool = True, keep_history: bool = True) -> Game:
         """A game that plays on from a position (:mod:`~laspoly.engine.position_format`); a bad one raises PositionError."""
-        return position_format.game_from_position(cls, data, record_events=record_events, keep_history=keep_history)
+        return cls(position=data, record_events=record_events, keep_history=keep_history)
 
     def set_position(self, data: Any) -> None:
         """Replace the whole state by a position, as python-chess's ``Board.set_fen`` does; a bad one changes nothing."""
-        position_format.set_position(self, data)
-
-    # ------------------------------------------------------------ setup
-
-    def _check_rules_fit_board(self) -> None:
-        r, b = self.rules, self.board
-        if b.prison is None and r.three_doubles == "prison":
-            raise SetupError("three_doubles=prison needs a board with a prison; choose lose_turn or nothing")
-        if r.pot_payout == "none" and any(f.kind == "pot" for f in b.fields):
-            raise SetupError("this board has a pot field but pot_payout is none")
-
-    def _begin(self) -> None:
-        n = len(self.players)
-        if self.rules.first_player == "roll_off":
-            self.first = self._roll_off(list(range(n)))
-        else:
-            self.first = self.chance.choice_index(n)
-        self._emit(E.GameStarted(self.first))
-        self._start_turn(self.first)
-
-    def _roll_off(self, seats: list[int]) -> int:
-        """C10: everyone rolls; the highest total starts; ties roll again."""
-        while True:
-            totals = {}
-            for i in seats:
-                d1, d2 = self.chance.roll()
-                self._emit(E.Rolled(i, d1, d2))
-                totals[i] = d1 + d2
-            best = max(totals.values())
-            seats = [i for i in seats if totals[i] == best]
-            if len(seats) == 1:
-                return seats[0]
+        position_format.set_position(self.state, data)
 
     def observe(self) -> Observation:
         """What a player at the table may know: the read-only view bots decide from (build it once per game)."""
-        return Observation(self)
+        return Observation(self.state)
 
     # ------------------------------------------------------------ applying actions
 
     def apply(self, action: A.Action | Any) -> None:  # Any: anything else is refused with a reason, compiled too
         """Check ``action`` against the rules and play it; an illegal one raises and changes nothing."""
-        reason = self.why_illegal(action)
+        s = self.state
+        reason = legality.why_illegal(s, action)
         if reason is not None:
-            who = self._pname(getattr(action, "player", None))
-            what = self.describe_action(action) if isinstance(action, A.Action) else repr(action)
+            who = wording.pname(s, getattr(action, "player", None))
+            what = wording.describe_action(s, action) if isinstance(action, A.Action) else repr(action)
             raise IllegalActionError(who, what, reason)
         self.push(action)
 
     def push(self, action: A.Action) -> None:
         """Play an action already known to be legal (the fast path; no checks)."""
-        if self.keep_history:
-            self.history.append(action)
+        s = self.state
+        if s.keep_history:
+            s.history.append(action)
         # the two actions of nearly every turn are called directly, the rest through the table: the compiled
-        # build calls a method it knows natively, and one found in a table through Python's generic call
+        # build calls a function it knows natively, and one found in a table through Python's generic call
         if type(action) is Roll:
-            self._do_roll(action)
+            turns.do_roll(s, action)
         elif type(action) is EndTurn:
-            self._do_end_turn(action)
+            payments.next_turn(s)
         else:
-            EFFECTS[type(action)](self, action)
+            EFFECTS[type(action)](s, action)
 
-    # -- decisions
+    # ------------------------------------------------------------ legality
 
-    def _do_end_turn(self, a: A.EndTurn) -> None:
-        self._next_turn()
+    def why_illegal(self, action: Any) -> str | None:
+        """The reason ``action`` is not allowed now, in plain words, or None if it is legal."""
+        return legality.why_illegal(self.state, action)
 
-    def _do_buy(self, a: A.Buy) -> None:
-        i = self.pending_field
-        price = self.fields[i].price
-        self._end_move()
-        self._set_owner(i, a.player)
-        self._emit(E.Bought(a.player, i, price))
-        if self._pay_voluntary(a.player, BANK, price):
-            self._after_landing(self.players[a.player])
+    def is_legal(self, action: A.Action) -> bool:
+        """True if :meth:`apply` would accept ``action`` now: :meth:`why_illegal` without wording the refusal."""
+        return legality.is_legal(self.state, action)
 
-    def _do_decline(self, a: A.DeclineBuy) -> None:
-        i = self.pending_field
-        if self.record_events:
-            self._emit(E.Declined(a.player, i))
-        if self.rules.auctions:
-            self._start_auction(i, then="after_landing")
-        else:
-            self._after_landing(self.players[a.player])
+    def legal_actions(self, player: int | None = None) -> list[A.Action]:
+        """Every legal action of ``player`` (default: the actor), except open-ended trade offers."""
+        return legality.legal_actions(self.state, player)
 
-    def _do_travel(self, a: A.Travel) -> None:
-        p = self.players[a.player]
-        src = p.pos
-        fare = self.train_fare(src, a.field)
-        p.pos = a.field
-        self._emit(E.Travelled(a.player, src, a.field, fare))
-        self._end_move()
-        self._pay_voluntary(a.player, BANK, fare)
+    # ------------------------------------------------------------ chance
 
-    def _do_stay(self, a: A.StayPut) -> None:
-        self._end_move()
+    def chance_outcomes(self) -> list[tuple[Outcome, Fraction]]:
+        """The outcomes of the roll a :class:`~laspoly.engine.actions.Roll` would make now, with exact probabilities."""
+        return turns.chance_outcomes(self.state)
 
-    def _do_build(self, a: A.Build) -> None:
-        i = a.field
-        cost = self.build_cost(i, a.building)
-        if a.building == "factory":
-            self.factory[i] = True
-            self.factories += 1
-        elif a.building == "hotel":
-            self._set_level(i, self.hotel_level)
-        else:
-            self._set_level(i, self.level[i] + 1)
-        self._emit(E.Built(a.player, i, a.building, cost))
-        self._pay_voluntary(a.player, BANK, cost)
+    def card_outcomes(self, deck: str) -> list[tuple[Outcome, Fraction]]:
+        """What a draw from ``deck`` gives now (:func:`~laspoly.engine.turns.card_outcomes`)."""
+        return turns.card_outcomes(self.state, deck)
 
-    def _do_sell_building(self, a: A.SellBuilding) -> None:
-        i = a.field
-        if self.factory[i]:
-            self.factory[i] = False
-            self.factories -= 1
-            kind, refund = "factory", self.fields[i].factory_price // 2
-        elif self.level[i] == self.hotel_level:
-            # with a building shortage, the hotel comes down to the houses the bank still has
-            houses = min(self.rules.max_houses, self.houses_left) if self.rules.building_shortage else self.rules.max_houses
-            self._set_level(i, houses)
-            kind = "hotel"
-            refund = self.hotel_price(i) // 2 + (self.rules.max_houses - houses) * (self.house_price(i) // 2)
-        else:
-            self._set_level(i, self.level[i] - 1)
-            kind, refund = "house", self.house_price(i) // 2
-        self._move_money(BANK, a.player, refund)
-        self._emit(E.SoldBuilding(a.player, i, kind, refund))
-        self._after_raise()
+    def push_outcome(self, outcome: Outcome | Any) -> None:  # Any: bad input meets the check, compiled too
+        """Decide a coming chance event (:func:`~laspoly.engine.turns.push_outcome`)."""
+        turns.push_outcome(self.state, outcome)
 
-    def _do_sell_property(self, a: A.SellProperty) -> None:
-        i = a.field
-        refund = self.fields[i].price // 2
-        self._set_owner(i, -1)
-        self._move_money(BANK, a.player, refund)
-        self._emit(E.SoldProperty(a.player, i, refund))
-        self._after_raise()
+    # ------------------------------------------------------------ the end
 
-    def _do_mortgage(self, a: A.Mortgage) -> None:
-        i = a.field
-        amount = self.fields[i].mortgage
-        self.mortgaged[i] = True
-        self._move_money(BANK, a.player, amount)
-        self._emit(E.Mortgaged(a.player, i, amount))
-        self._after_raise()
+    def end_by_cap(self) -> None:
+        """L20: stop now (a class period's time cap); the richest player by net worth wins."""
+        payments.end_by_cap(self.state)
 
-    def _after_raise(self) -> None:
-        if self.phase == DEBT:
-            self._settle_debt_if_covered()
+    def standings(self) -> list[tuple[int, int]]:
+        """Active players with their net worth, richest first (L20)."""
+        return payments.standings(self.state)
 
-    def _do_repay(self, a: A.Repay) -> None:
-        cost = self.repay_price(a.field)
-        self.mortgaged[a.field] = False
-        self._emit(E.Repaid(a.player, a.field, cost))
-        self._pay_voluntary(a.player, BANK, cost)
+    # ------------------------------------------------------------ words
 
-    def _do_pay_fine(self, a: A.PayFine) -> None:
-        p = self.players[a.player]
-        self._free(p, "fine")
-        self._emit(E.Paid(a.player, BANK, self.rules.jail_fine, "fine", -1))
-        self._pay_voluntary(a.player, BANK, self.rules.jail_fine)
+    def party_name(self, who: int, lang: str = "en") -> str:
+        """A player's name, or the bank or the pot in ``lang``."""
+        return wording.party_name(self.state, who, lang)
 
-    def _do_jail_card(self, a: A.UseJailCard) -> None:
-        p = self.players[a.player]
-        deck, card = p.jail_cards.pop(0)
-        if self.rules.card_draw == "cycle":
-            self.decks[deck].append(card)
-        self._free(p, "jail_card")
+    def field_name(self, index: int, lang: str = "en") -> str:
+        """A field's name in ``lang``."""
+        return wording.field_name(self.state, index, lang)
 
-    def _do_propose(self, a: A.ProposeTrade) -> None:
-        k = self.next_offer
-        self.next_offer += 1
-        self.offers[k] = TradeOffer(k, a.player, a.to, tuple(a.give), tuple(a.take), a.cash, a.give_cards, a.take_cards)
-        self._emit(E.TradeProposed(a.player, a.to, k))
+    def card_text(self, deck: str, card: int, lang: str = "en") -> str:
+        """A card's text in ``lang``."""
+        return wording.card_text(self.state, deck, card, lang)
 
-    def _do_accept(self, a: A.AcceptTrade) -> None:
-        o = self.offers.pop(a.offer)
-        self._emit(E.TradeAccepted(a.player, o.proposer, o.id))
-        for i in o.give:
-            self._transfer_property(i, o.receiver)
-        for i in o.take:
-            self._transfer_property(i, o.proposer)
-        for _ in range(o.give_cards):
-            self.players[o.receiver].jail_cards.append(self.players[o.proposer].jail_cards.pop())
-        for _ in range(o.take_cards):
-            self.players[o.proposer].jail_cards.append(self.players[o.receiver].jail_cards.pop())
-        if o.cash:
-            payer, payee = (o.proposer, o.receiver) if o.cash > 0 else (o.receiver, o.proposer)
-            self._emit(E.Paid(payer, payee, abs(o.cash), "trade", -1))
-            self._pay_voluntary(payer, payee, abs(o.cash))
+    def money(self, amount: int) -> str:
+        """An amount with the board's currency: ``150 LPD``, ``$150``, ``150€``."""
+        return wording.money(self.state, amount)
 
-    def _transfer_property(self, i: int, to: int) -> None:
-        """L16/S6: mortgages go along; buildings are lost when the rules say so."""
-        self._set_owner(i, to)
-        if self.rules.upgrades_lost_on_sale:
-            self._clear_buildings(i)
+    def describe(self, event: E.Event, lang: str = "en") -> str:
+        """One event as a sentence."""
+        return wording.describe(self.state, event, lang)
 
-    def _do_decline_trade(self, a: A.DeclineTrade) -> None:
-        o = self.offers.pop(a.offer)
-        self._emit(E.TradeDeclined(a.player, o.proposer, o.id))
+    def explain(self, reason: str, lang: str = "en") -> str:
+        """A reason from :meth:`why_illegal` in ``lang``, in this preset's own words where its rulebook has them."""
+        return wording.explain(self.state, reason, lang)
 
-    def _do_claim(self, a: A.ClaimRent) -> None:
-        for k, (payer, o, f, amount) in enumerate(self.claims):
-            if o == a.player and f == a.field:
-                del self.claims[k]
-                self._charge(payer, [(o, amount)], "rent", f, "resume")
-                return
+    def describe_action(self, action: A.Action, lang: str = "en") -> str:
+        """An action in words in ``lang``, naming fields and players: "build a house on Fremont Street"."""
+        return wording.describe_action(self.state, action, lang)
 
-    # -- auctions (C2, C8)
+    # ------------------------------------------------------------ questions (base)
 
-    def _start_auction(self, i: int, then: AfterAuction, queue: list[int] | None = None, everyone: bool = False) -> None:
-        n = len(self.players)
-        start = self.current if everyone else self.current + 1
-        order = [(start + k) % n for k in range(n)]
-        bidders = [j for j in order if self.players[j].active and (everyone or j != self.current)]
-        self._emit(E.AuctionStarted(i))
-        self.auction = Auction(i, bidders, then=then, queue=list(queue or []))
-        self.pending_field = i
-        self.phase = AUCTION
-        if not bidders:
-            self._end_auction()
+    @property
+    def actor(self) -> int:
+        """The player who must decide now (the debtor or bidder, else the current player)."""
+        return base.actor(self.state)
 
-    def _do_bid(self, a: A.PlaceBid) -> None:
-        au = self.auction
-        assert au is not None
-        au.high, au.high_bidder = a.amount, a.player
-        self._emit(E.Bid(a.player, a.amount))
-        self._next_bidder()
+    @property
+    def is_over(self) -> bool:
+        """True once the game has a winner."""
+        return self.state.phase == OVER
 
-    def _do_pass_auction(self, a: A.PassAuction) -> None:
-        self._emit(E.AuctionPassed(a.player))
-        self._leave_auction(a.player)
+    @property
+    def active_players(self) -> list[int]:
+        """Indices of the players still in the game."""
+        return base.active_players(self.state)
 
-    def _leave_auction(self, player: int) -> None:
-        au = self.auction
-        assert au is not None
-        k = au.bidders.index(player)
-        au.bidders.pop(k)
-        if au.high_bidder == player:
-            au.high, au.high_bidder = 0, -1
-        if k < au.turn:
-            au.turn -= 1
-        au.turn -= 1
-        self._next_bidder()
+    def owned_by(self, player: int) -> list[int]:
+        """Fields owned by ``player``, in board order."""
+        return base.owned_by(self.state, player)
 
-    def _next_bidder(self) -> None:
-        au = self.auction
-        assert au is not None
-        others = [b for b in au.bidders if b != au.high_bidder]
-        if not others:
-            self._end_auction()
-            return
-        au.turn = (au.turn + 1) % len(au.bidders)
-        if au.bidders[au.turn] == au.high_bidder:
-            au.turn = (au.turn + 1) % len(au.bidders)
+    def owns_group(self, player: int, index: int) -> bool:
+        """True if ``player`` owns every street of ``index``'s colour group."""
+        return base.owns_group(self.state, player, index)
 
-    def _end_auction(self) -> None:
-        au = self.auction
-        assert au is not None
-        self.auction = None
-        i = au.field
-        winner = au.high_bidder
-        if winner >= 0:
-            self._set_owner(i, winner)
-            self._emit(E.AuctionEnded(winner, i, au.high))
-            self._move_money(winner, BANK, au.high)
-        if au.queue:
-            self._start_auction(au.queue[0], au.then, au.queue[1:], everyone=True)
-            return
-        self.pending_field = -1
-        if au.then == "after_landing":
-            self.phase = TURN
-            self._after_landing(self.players[self.current])
-        elif au.then == "next_turn":
-            self.phase = TURN
-            self._next_turn()
-        else:
-            self.phase = TURN
+    def group_has_buildings(self, index: int) -> bool:
+        """True if any street of ``index``'s group has a house, hotel or factory."""
+        return base.group_has_buildings(self.state, index)
+
+    def house_price(self, index: int) -> int:
+        """What one house costs on this street (C5: the mortgage value in ``classic``)."""
+        return base.house_price(self.state, index)
+
+    def hotel_price(self, index: int) -> int:
+        """What the hotel costs on top of the houses (C5: one more house)."""
+        return base.hotel_price(self.state, index)
+
+    def build_cost(self, index: int, building: str) -> int:
+        """What a house, hotel or factory costs on this street."""
+        return base.build_cost(self.state, index, building)
+
+    def cost_of(self, action: A.Action) -> int:
+        """What a voluntary action would take from the player's cash now (0 for actions that pay nothing)."""
+        return base.cost_of(self.state, action)
+
+    def repay_price(self, index: int) -> int:
+        """Mortgage value plus interest rounded up (L18) plus any flat fee (S7)."""
+        return base.repay_price(self.state, index)
+
+    def building_value(self, index: int) -> int:
+        """What the buildings on ``index`` cost, at full price."""
+        return base.building_value(self.state, index)
+
+    def liquidation_value(self, player: int) -> int:
+        """Cash the player could raise by selling every building and mortgaging or selling every property."""
+        return base.liquidation_value(self.state, player)
+
+    def net_worth(self, player: int) -> int:
+        """L20: cash, plus property prices less mortgage values, plus buildings at their price."""
+        return base.net_worth(self.state, player)
+
+    def rent(self, index: int, dice_total: int | None = None) -> int:
+        """Rent due on ``index`` now, for a lander who rolled ``dice_total`` (L5-L7, C3-C4, S1)."""
+        return base.rent(self.state, index, dice_total)
+
+    def train_fare(self, src: int, dst: int) -> int:
+        """L10: 75 for each station passed in the direction of movement."""
+        return base.train_fare(self.state, src, dst)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain data: equal snapshots mean equal games."""
+        return base.snapshot(self.state)
+
+    def digest(self) -> str:
+        """A short fingerprint of the state and the generator, stored in save files."""
+        return base.digest(self.state)
+
+    def total_money(self) -> int:
+        """Players' cash plus the pot plus the bank's takings: constant over a game."""
+        return base.total_money(self.state)
+
+    # ------------------------------------------------------------ the state's attributes, read and set through the face
+
+    @property
+    def preset(self) -> Preset:
+        return self.state.preset
+
+    @preset.setter
+    def preset(self, value: Preset) -> None:
+        self.state.preset = value
+
+    @property
+    def board(self) -> Board:
+        return self.state.board
+
+    @board.setter
+    def board(self, value: Board) -> None:
+        self.state.board = value
+
+    @property
+    def rules(self) -> RuleOptions:
+        return self.state.rules
+
+    @rules.setter
+    def rules(self, value: RuleOptions) -> None:
+        self.state.rules = value
+
+    @property
+    def setup(self) -> dict[str, Any]:
+        return self.state.setup
+
+    @setup.setter
+    def setup(self, value: dict[str, Any]) -> None:
+        self.state.setup = value
+
+    @property
+    def chance(self) -> Chance:
+        return self.state.chance
+
+    @chance.setter
+    def chance(self, value: Chance) -> None:
+        self.state.chance = value
+
+    @property
+    def record_events(self) -> bool:
+        return self.state.record_events
+
+    @record_events.setter
+    def record_events(self, value: bool) -> None:
+        self.state.record_events = value
+
+    @property
+    def keep_history(self) -> bool:
+        return self.state.keep_history
+
+    @keep_history.setter
+    def keep_history(self, value: bool) -> None:
+        self.state.keep_history = value
+
+    @property
+    def fields(self) -> tuple[Field, ...]:
+        return self.state.fields
+
+    @fields.setter
+    def fields(self, value: tuple[Field, ...]) -> None:
+        self.state.fields = value
+
+    @property
+    def hotel_level(self) -> int:
+        return self.state.hotel_level
+
+    @hotel_level.setter
+    def hotel_level(self, value: int) -> None:
+        self.state.hotel_level = value
+
+    @property
+    def min_cash(self) -> int:
+        return self.state.min_cash
+
+    @min_cash.setter
+    def min_cash(self, value: int) -> None:
+        self.state.min_cash = value
+
+    @property
+    def group_of(self) -> list[tuple[int, ...]]:
+        return self.state.group_of
+
+    @group_of.setter
+    def group_of(self, value: list[tuple[int, ...]]) -> None:
+        self.state.group_of = value
+
+    @property
+    def board_groups(self) -> tuple[tuple[int, ...], ...]:
+        return self.state.board_groups
+
+    @board_groups.setter
+    def board_groups(self, value: tuple[tuple[int, ...], ...]) -> None:
+        self.state.board_groups = value
+
+    @property
+    def stations(self) -> tuple[int, ...]:
+        return self.state.stations
+
+    @stations.setter
+    def stations(self, value: tuple[int, ...]) -> None:
+        self.state.stations = value
+
+    @property
+    def attractions(self) -> tuple[int, ...]:
+        return self.state.attractions
+
+    @attractions.setter
+    def attractions(self, value: tuple[int, ...]) -> None:
+        self.state.attractions = value
+
+    @property
+    def prison(self) -> int | None:
+        return self.state.prison
+
+    @prison.setter
+    def prison(self, value: int | None) -> None:
+        self.state.prison = value
+
+    @property
+    def players(self) -> list[Player]:
+        return self.state.players
+
+    @players.setter
+    def players(self, value: list[Player]) -> None:
+        self.state.players = value
+
+    @property
+    def owner(self) -> list[int]:
+        return self.state.owner
+
+    @owner.setter
+    def owner(self, value: list[int]) -> None:
+        self.state.owner = value
+
+    @property
+    def owner_version(self) -> int:
+        return self.state.owner_version
+
+    @owner_version.setter
+    def owner_version(self, value: int) -> None:
+        self.state.owner_version = value
+
+    @property
+    def level(self) -> list[int]:
+        return self.state.level
+
+    @level.setter
+    def level(self, value: list[int]) -> None:
+        self.state.level = value
+
+    @property
+    def factory(self) -> list[bool]:
+        return self.state.factory
+
+    @factory.setter
+    def factory(self, value: list[bool]) -> None:
+        self.state.factory = value
+
+    @property
+    def mortgaged(self) -> list[bool]:
+        return self.state.mortgaged
+
+    @mortgaged.setter
+    def mortgaged(self, value: list[bool]) -> None:
+        self.state.mortgaged = value
+
+    @property
+    def houses_left(self) -> int:
+        return self.state.houses_left
+
+    @houses_left.setter
+    def houses_left(self, value: int) -> None:
+        self.state.houses_left = value
+
+    @property
+    def hotels_left(self) -> int:
+        return self.state.hotels_left
+
+    @hotels_left.setter
+    def hotels_left(self, value: int) -> None:
+        self.state.hotels_left = value
+
+    @property
+    def pot(self) -> int:
+        return self.state.pot
+
+    @pot.setter
+    def pot(self, value: int) -> None:
+        self.state.pot = value
+
+    @property
+    def bank(self) -> int:
+        return self.state.bank
+
+    @bank.setter
+    def bank(self, value: int) -> None:
+        self.state.bank = value
+
+    @property
+    def factories(self) -> int:
+        return self.state.factories
+
+    @factories.setter
+    def factories(self, value: int) -> None:
+        self.state.factories = value
+
+    @property
+    def decks(self) -> dict[str, deque[int]]:
+        return self.state.decks
+
+    @decks.setter
+    def decks(self, value: dict[str, deque[int]]) -> None:
+        self.state.decks = value
+
+    @property
+    def current(self) -> int:
+        return self.state.current
+
+    @current.setter
+    def current(self, value: int) -> None:
+        self.state.current = value
+
+    @property
+    def first(self) -> int:
+        return self.state.first
+
+    @first.setter
+    def first(self, value: int) -> None:
+        self.state.first = value
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @phase.setter
+    def phase(self, value: Phase) -> None:
+        self.state.phase = value
+
+    @property
+    def rolls_due(self) -> bool:
+        return self.state.rolls_due
+
+    @rolls_due.setter
+    def rolls_due(self, value: bool) -> None:
+        self.state.rolls_due = value
+
+    @property
+    def doubles_count(self) -> int:
+        return self.state.doubles_count
+
+    @doubles_count.setter
+    def doubles_count(self, value: int) -> None:
+        self.state.doubles_count = value
+
+    @property
+    def prison_tries(self) -> int:
+        return self.state.prison_tries
+
+    @prison_tries.setter
+    def prison_tries(self, value: int) -> None:
+        self.state.prison_tries = value
+
+    @property
+    def dice(self) -> tuple[int, int]:
+        return self.state.dice
+
+    @dice.setter
+    def dice(self, value: tuple[int, int]) -> None:
+        self.state.dice = value
+
+    @property
+    def last_card(self) -> tuple[str, int] | None:
+        return self.state.last_card
+
+    @last_card.setter
+    def last_card(self, value: tuple[str, int] | None) -> None:
+        self.state.last_card = value
+
+    @property
+    def round(self) -> int:
+        return self.state.round
+
+    @round.setter
+    def round(self, value: int) -> None:
+        self.state.round = value
+
+    @property
+    def turns(self) -> int:
+        return self.state.turns
+
+    @turns.setter
+    def turns(self, value: int) -> None:
+        self.state.turns = value
+
+    @property
+    def pending_field(self) -> int:
+        return self.state.pending_field
+
+    @pending_field.setter
+    def pending_field(self, value: int) -> None:
+        self.state.pending_field = value
+
+    @property
+    def card_rent_multiplier(self) -> int:
+        return self.state.card_rent_multiplier
+
+    @card_rent_multiplier.setter
+    def card_rent_multiplier(self, value: int) -> None:
+        self.state.card_rent_multiplier = value
+
+    @property
+    def debt(self) -> Debt | None:
+        return self.state.debt
+
+    @debt.setter
+    def debt(self, value: Debt | None) -> None:
+        self.state.debt = value
+
+    @property
+    def auction(self) -> Auction | None:
+        return self.state.auction
+
+    @auction.setter
+    def auction(self, value: Auction | None) -> None:
+        self.state.auction = value
+
+    @property
+    def offers(self) -> dict[int, TradeOffer]:
+        return self.state.offers
+
+    @offers.setter
+    def offers(self, value: dict[int, TradeOffer]) -> None:
+        self.state.offers = value
+
+    @property
+    def next_offer(self) -> int:
+        return self.state.next_offer
+
+    @next_offer.setter
+    def next_offer(self, value: int) -> None:
+        self.state.next_offer = value
+
+    @property
+    def claims(self) -> list[tuple[int, int, int, int]]:
+        return self.state.claims
+
+    @claims.setter
+    def claims(self, value: list[tuple[int, int, int, int]]) -> None:
+        self.state.claims = value
+
+    @property
+    def collect_queue(self) -> list[tuple[int, int, int]]:
+        return self.state.collect_queue
+
+    @collect_queue.setter
+    def collect_queue(self, value: list[tuple[int, int, int]]) -> None:
+        self.state.collect_queue = value
+
+    @property
+    def winner(self) -> int:
+        return self.state.winner
+
+    @winner.setter
+    def winner(self, value: int) -> None:
+        self.state.winner = value
+
+    @property
+    def end_reason(self) -> str:
+        return self.state.end_reason
+
+    @end_reason.setter
+    def end_reason(self, value: str) -> None:
+        self.state.end_reason = value
+
+    @property
+    def log(self) -> list[E.Event]:
+        return self.state.log
+
+    @log.setter
+    def log(self, value: list[E.Event]) -> None:
+        self.state.log = value
+
+    @property
+    def history(self) -> list[A.Action]:
+        return self.state.history
+
+    @history.setter
+    def history(self, value: list[A.Action]) -> None:
+        self.state.history = value
+
+    @property
+    def observer(self) -> Observer | None:
+        return self.state.observer
+
+    @observer.setter
+    def observer(self, value: Observer | None) -> None:
+        self.state.observer = value
+
+    @property
+    def rent_policy(self) -> RentPolicy | None:
+        return self.state.rent_policy
+
+    @rent_policy.setter
+    def rent_policy(self, value: RentPolicy | None) -> None:
+        self.state.rent_policy = value
+
+    @property
+    def salary(self) -> SalaryHook | None:
+        return self.state.salary
+
+    @salary.setter
+    def salary(self, value: SalaryHook | None) -> None:
+        self.state.salary = value
 
 
 #: The phases in which the player to move may build, sell, mortgage and repay on their own fields: all but an
 #: auction (whether the phase allows it is the check's to say; a debt allows selling and mortgaging, C11).
 _FIELD_PHASES: Final = (TURN, BUYING, TRAVEL, DEBT)
 
+
 #: The action registry: one entry per action type (its check, effect, candidates and words), in the order
-#: ``legal_actions`` lists their candidates.  Adding an action: its dataclass, its ``_why_*`` check and
-#: ``_do_*`` effect, one entry here and its messages in the catalogues (``laspoly/locale/*/LC_MESSAGES/laspoly.po``).
+#: ``legal_actions`` lists their candidates.  Adding an action: its dataclass, its ``why_*`` check
+#: (:mod:`~laspoly.engine.legality`) and ``do_*`` effect (:mod:`~laspoly.engine.decisions`), one entry here
+#: and its messages in the catalogues (``laspoly/locale/*/LC_MESSAGES/laspoly.po``).
 ACTIONS: Final[tuple[ActionEntry, ...]] = (
-    ActionEntry(A.Roll, Game._why_roll, Game._do_roll, in_phase(TURN, seats=A.ROLL), "action.Roll"),
-    ActionEntry(A.EndTurn, Game._why_end_turn, Game._do_end_turn, in_phase(TURN, seats=A.END_TURN),
-                "action.EndTurn"),
-    ActionEntry(A.Buy, Game._why_buy, Game._do_buy, in_phase(BUYING, seats=A.BUY), "action.Buy"),
-    ActionEntry(A.DeclineBuy, Game._why_decline, Game._do_decline, in_phase(BUYING, seats=A.DECLINE_BUY),
-                "action.DeclineBuy"),
-    ActionEntry(A.Travel, Game._why_travel, Game._do_travel,
+    ActionEntry(A.Roll, L.why_roll, turns.do_roll, in_phase(TURN, seats=A.ROLL), "action.Roll"),
+    ActionEntry(A.EndTurn, L.why_end_turn, D.do_end_turn, in_phase(TURN, seats=A.END_TURN), "action.EndTurn"),
+    ActionEntry(A.Buy, L.why_buy, D.do_buy, in_phase(BUYING, seats=A.BUY), "action.Buy"),
+    ActionEntry(A.DeclineBuy, L.why_decline, D.do_decline, in_phase(BUYING, seats=A.DECLINE_BUY), "action.DeclineBuy"),
+    ActionEntry(A.Travel, L.why_travel, D.do_travel,
                 in_phase(TRAVEL, lambda g, p: [A.Travel(p, s) for s in g.stations]), "action.Travel"),
-    ActionEntry(A.StayPut, Game._why_stay, Game._do_stay, in_phase(TRAVEL, seats=A.STAY_PUT), "action.StayPut"),
-    ActionEntry(A.Build, Game._why_build, Game._do_build,
+    ActionEntry(A.StayPut, L.why_stay, D.do_stay, in_phase(TRAVEL, seats=A.STAY_PUT), "action.StayPut"),
+    ActionEntry(A.Build, L.why_build, D.do_build,
                 on_field(_FIELD_PHASES, lambda p, i: (A.Build(p, i, "house"), A.Build(p, i, "hotel"), A.Build(p, i, "factory"))),
                 "action.Build.{building}"),
-    ActionEntry(A.SellBuilding, Game._why_sell_building, Game._do_sell_building,
+    ActionEntry(A.SellBuilding, L.why_sell_building, D.do_sell_building,
                 on_field(_FIELD_PHASES, lambda p, i: (A.SellBuilding(p, i),)), "action.SellBuilding"),
-    ActionEntry(A.SellProperty, Game._why_sell_property, Game._do_sell_property,
+    ActionEntry(A.SellProperty, L.why_sell_property, D.do_sell_property,
                 on_field(_FIELD_PHASES, lambda p, i: (A.SellProperty(p, i),)), "action.SellProperty"),
-    ActionEntry(A.Mortgage, Game._why_mortgage, Game._do_mortgage,
+    ActionEntry(A.Mortgage, L.why_mortgage, D.do_mortgage,
                 on_field(_FIELD_PHASES, lambda p, i: (A.Mortgage(p, i),)), "action.Mortgage"),
-    ActionEntry(A.Repay, Game._why_repay, Game._do_repay, on_field(_FIELD_PHASES, lambda p, i: (A.Repay(p, i),)),
-                "action.Repay"),
-    ActionEntry(A.PayFine, Game._why_pay_fine, Game._do_pay_fine, in_phase(TURN, seats=A.PAY_FINE),
-                "action.PayFine"),
-    ActionEntry(A.UseJailCard, Game._why_jail_card, Game._do_jail_card,
-                in_phase(TURN, seats=A.USE_JAIL_CARD), "action.UseJailCard"),
-    ActionEntry(A.ProposeTrade, Game._why_propose, Game._do_propose, NOT_LISTED, "action.ProposeTrade"),
-    ActionEntry(A.AcceptTrade, Game._why_accept, Game._do_accept,
+    ActionEntry(A.Repay, L.why_repay, D.do_repay, on_field(_FIELD_PHASES, lambda p, i: (A.Repay(p, i),)), "action.Repay"),
+    ActionEntry(A.PayFine, L.why_pay_fine, D.do_pay_fine, in_phase(TURN, seats=A.PAY_FINE), "action.PayFine"),
+    ActionEntry(A.UseJailCard, L.why_jail_card, D.do_jail_card, in_phase(TURN, seats=A.USE_JAIL_CARD), "action.UseJailCard"),
+    ActionEntry(A.ProposeTrade, L.why_propose, D.do_propose, NOT_LISTED, "action.ProposeTrade"),
+    ActionEntry(A.AcceptTrade, L.why_accept, D.do_accept,
                 in_phase(TURN, lambda g, p: [A.AcceptTrade(p, o.id) for o in g.offers.values() if o.receiver == p]),
                 "action.AcceptTrade"),
-    ActionEntry(A.DeclineTrade, Game._why_decline_trade, Game._do_decline_trade,
+    ActionEntry(A.DeclineTrade, L.why_decline_trade, D.do_decline_trade,
                 in_phase(TURN, lambda g, p: [A.DeclineTrade(p, o.id) for o in g.offers.values() if o.receiver == p]),
                 "action.DeclineTrade"),
-    ActionEntry(A.PlaceBid, Game._why_bid, Game._do_bid, in_phase(AUCTION, lambda g, p: (A.PlaceBid(p, g.auction.high + 1),)),
+    ActionEntry(A.PlaceBid, L.why_bid, D.do_bid, in_phase(AUCTION, lambda g, p: (A.PlaceBid(p, g.auction.high + 1),)),
                 "action.PlaceBid"),
-    ActionEntry(A.PassAuction, Game._why_pass_auction, Game._do_pass_auction,
-                in_phase(AUCTION, seats=A.PASS_AUCTION), "action.PassAuction"),
-    ActionEntry(A.ClaimRent, Game._why_claim, Game._do_claim,
+    ActionEntry(A.PassAuction, L.why_pass_auction, D.do_pass_auction, in_phase(AUCTION, seats=A.PASS_AUCTION),
+                "action.PassAuction"),
+    ActionEntry(A.ClaimRent, L.why_claim, D.do_claim,
                 any_seat(lambda g, p: [A.ClaimRent(p, f) for (_, o, f, _) in g.claims if o == p]), "action.ClaimRent"),
 )
 

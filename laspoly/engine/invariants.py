@@ -8,22 +8,20 @@ Two levels:
 * :func:`problems` adds what holds between actions: every active player is
   above the preset's elimination line, and the actor is an active player.
 
-:class:`~laspoly.engine.checked.CheckedGame` is a :class:`Game` that runs the
+:class:`~laspoly.engine.checked.CheckedGame` is a game whose observer runs the
 first after every event and raises :class:`InvariantError` at the first broken
-one.  The checks only read a game, so this module sits below the game's own
-(the position format checks positions with them before a game plays on).
+one.  The checks only read a game's state (or a game, through its state), so this
+module sits below the game's own (the position format checks positions with them
+before a game plays on).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from laspoly.engine import events as E
+from laspoly.engine.base import active_players, actor, covers, total_money
+from laspoly.engine.gamestate import GameState, HasState, state_of
 from laspoly.engine.native import mypyc_attr
 from laspoly.engine.state import OVER
-
-if TYPE_CHECKING:
-    from laspoly.engine.game import Game
 
 
 @mypyc_attr(native_class=False)  # a compiled class cannot subclass AssertionError
@@ -38,23 +36,34 @@ STRUCTURE_EVENTS = (
 )
 
 
-def money_problems(g: Game) -> list[str]:
+#: The routine events of nearly every turn, six in seven of a game's events: the dice, a move, a new turn and a
+#: payment.  A checked game counts them and checks at the next event of another kind, which finds any money
+#: they moved wrongly (the soak also checks every invariant between the bots' turns).
+ROUTINE_EVENTS = (E.Rolled, E.Moved, E.TurnStarted, E.Paid)
+
+
+def money_problems(game: GameState | HasState) -> list[str]:
     """Money is conserved and the pot is never negative."""
+    g = state_of(game)
     out = []
     start_total = g.rules.start_money * len(g.players)
-    if g.total_money() != start_total:
-        out.append(f"money not conserved: {g.total_money()} != {start_total}")
+    total = g.pot + g.bank
+    for p in g.players:  # a loop, not total_money's sum over a generator: a checked game asks this after most events
+        total += p.cash
+    if total != start_total:
+        out.append(f"money not conserved: {total_money(g)} != {start_total}")
     if g.pot < 0:
         out.append(f"the pot is negative: {g.pot}")
     return out
 
 
-def always_problems(g: Game) -> list[str]:
+def always_problems(game: GameState | HasState) -> list[str]:
     """Problems with the invariants that hold after every event.
 
     The soak asks this after every event that can change ownership, buildings or cards, so it is plain
     loops over the state's lists; the words of a problem are made only when there is one.
     """
+    g = state_of(game)
     out = money_problems(g)
     owner, level, factory, mortgaged, top = g.owner, g.level, g.factory, g.mortgaged, g.hotel_level
     factories = houses = hotels = 0
@@ -100,7 +109,7 @@ def always_problems(g: Game) -> list[str]:
     return out
 
 
-def _evenness_problems(g: Game) -> list[str]:
+def _evenness_problems(g: GameState) -> list[str]:
     """L17: a group held by one owner has building levels at most one apart (streets with a factory aside)."""
     out = []
     owner, level, factory = g.owner, g.level, g.factory
@@ -121,18 +130,19 @@ def _evenness_problems(g: Game) -> list[str]:
     return out
 
 
-def problems(g: Game) -> list[str]:
+def problems(game: GameState | HasState) -> list[str]:
     """Every invariant problem, including those that hold only between actions."""
+    g = state_of(game)
     out = always_problems(g)
     for p in g.players:
-        if p.active and not g._covers(p.cash):
+        if p.active and not covers(g, p.cash):
             out.append(f"{p.name} is still in with {p.cash}")
         if not p.active and (p.cash or p.index in g.owner):
             out.append(f"{p.name} is out but holds cash or property")
     if g.phase != OVER:
-        if not g.players[g.actor].active:
+        if not g.players[actor(g)].active:
             out.append("the actor is out of the game")
-        if len(g.active_players) < 2:
+        if len(active_players(g)) < 2:
             out.append("fewer than two players but the game goes on")
     elif g.winner < 0 or not g.players[g.winner].active:
         out.append("the game is over without an active winner")

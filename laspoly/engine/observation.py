@@ -22,17 +22,16 @@ writes.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from laspoly.engine import actions as A
+from laspoly.engine import base, legality, payments, wording
 from laspoly.engine import events as E
+from laspoly.engine.gamestate import GameState, HasState, state_of
 from laspoly.engine.state import Auction, Debt, Phase, Player, TradeOffer
 from laspoly.rules.board import Board, Field
 from laspoly.rules.options import RuleOptions
 from laspoly.rules.presets import Preset
-
-if TYPE_CHECKING:
-    from laspoly.engine.game import Game
 
 #: The parts of a game that keep their identity from set-up to the end (lists and dicts change in place, never replaced).
 _STABLE = (
@@ -50,7 +49,7 @@ class Observation:
 
     __slots__ = ("_source", *_STABLE)  # the game under a private name that no bot is told: `obs._game` is no way in
 
-    _source: Game
+    _source: GameState
     preset: Preset
     board: Board
     rules: RuleOptions
@@ -68,7 +67,8 @@ class Observation:
     mortgaged: list[bool]
     offers: dict[int, TradeOffer]  # pending trade offers by id (L16)
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: GameState | HasState) -> None:
+        game = state_of(game)
         # the parts that keep their identity for the whole game, held here to be read at the speed of an attribute
         for name in _STABLE:
             object.__setattr__(self, name, getattr(game, name))
@@ -95,7 +95,7 @@ class Observation:
     @property
     def actor(self) -> int:
         """The player who must decide now (the debtor or bidder, else the current player)."""
-        return self._source.actor
+        return base.actor(self._source)
 
     @property
     def current(self) -> int:
@@ -201,89 +201,89 @@ class Observation:
     @property
     def active_players(self) -> list[int]:
         """Indices of the players still in the game."""
-        return self._source.active_players
+        return base.active_players(self._source)
 
     # ------------------------------------------------------------ questions
 
     def why_illegal(self, action: Any) -> str | None:
         """The reason ``action`` is not allowed now, in plain words, or None if it is legal."""
-        return self._source.why_illegal(action)
+        return legality.why_illegal(self._source, action)
 
     def is_legal(self, action: A.Action) -> bool:
         """True if the game would accept ``action`` now (without wording why not)."""
-        return self._source.is_legal(action)
+        return legality.is_legal(self._source, action)
 
     def legal_actions(self, player: int | None = None) -> list[A.Action]:
         """Every legal action of ``player`` (default: the actor), except open-ended trade offers."""
-        return self._source.legal_actions(player)
+        return legality.legal_actions(self._source, player)
 
     def cost_of(self, action: A.Action) -> int:
         """What a voluntary action would take from the player's cash now (0 for actions that pay nothing)."""
-        return self._source.cost_of(action)
+        return base.cost_of(self._source, action)
 
     def rent(self, index: int, dice_total: int | None = None) -> int:
         """Rent due on ``index`` now, for a lander who rolled ``dice_total``."""
-        return self._source.rent(index, dice_total)
+        return base.rent(self._source, index, dice_total)
 
     def net_worth(self, player: int) -> int:
         """L20: cash, plus property prices less mortgage values, plus buildings at their price."""
-        return self._source.net_worth(player)
+        return base.net_worth(self._source, player)
 
     def standings(self) -> list[tuple[int, int]]:
         """Active players with their net worth, richest first (L20)."""
-        return self._source.standings()
+        return payments.standings(self._source)
 
     def liquidation_value(self, player: int) -> int:
         """Cash the player could raise by selling every building and mortgaging or selling every property."""
-        return self._source.liquidation_value(player)
+        return base.liquidation_value(self._source, player)
 
     def owned_by(self, player: int) -> list[int]:
         """Fields owned by ``player``, in board order."""
-        return self._source.owned_by(player)
+        return base.owned_by(self._source, player)
 
     def owns_group(self, player: int, index: int) -> bool:
         """True if ``player`` owns every street of ``index``'s colour group."""
-        return self._source.owns_group(player, index)
+        return base.owns_group(self._source, player, index)
 
     def group_has_buildings(self, index: int) -> bool:
         """True if any street of ``index``'s group has a house, hotel or factory."""
-        return self._source.group_has_buildings(index)
+        return base.group_has_buildings(self._source, index)
 
     def build_cost(self, index: int, building: str) -> int:
         """What a house, hotel or factory costs on this street."""
-        return self._source.build_cost(index, building)
+        return base.build_cost(self._source, index, building)
 
     def house_price(self, index: int) -> int:
         """What one house costs on this street."""
-        return self._source.house_price(index)
+        return base.house_price(self._source, index)
 
     def hotel_price(self, index: int) -> int:
         """What the hotel costs on top of the houses."""
-        return self._source.hotel_price(index)
+        return base.hotel_price(self._source, index)
 
     def building_value(self, index: int) -> int:
         """What the buildings on ``index`` cost, at full price."""
-        return self._source.building_value(index)
+        return base.building_value(self._source, index)
 
     def repay_price(self, index: int) -> int:
         """What lifting the mortgage on ``index`` costs."""
-        return self._source.repay_price(index)
+        return base.repay_price(self._source, index)
 
     def train_fare(self, src: int, dst: int) -> int:
         """The train fare from station ``src`` to station ``dst`` (L10)."""
-        return self._source.train_fare(src, dst)
+        return base.train_fare(self._source, src, dst)
 
     # ------------------------------------------------------------ words
 
     def describe(self, event: E.Event, lang: str = "en") -> str:
         """One event as a sentence."""
-        return self._source.describe(event, lang)
+        return wording.describe(self._source, event, lang)
 
     def describe_action(self, action: A.Action, lang: str = "en") -> str:
         """An action in words in ``lang``, naming fields and players."""
-        return self._source.describe_action(action, lang)
+        return wording.describe_action(self._source, action, lang)
 
     def money(self, amount: int) -> str:
         """An amount with the board's currency."""
-        return self._source.money(amount)
+        return wording.money(self._source, amount)
 

@@ -8,14 +8,13 @@ in ``docs/positions.md``.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from laspoly.engine.base import active_players, covers
+from laspoly.engine.gamestate import GameState, check_rules_fit_board
 from laspoly.engine.invariants import problems as engine_problems
 from laspoly.engine.state import BUYING, HOTELS, HOUSES, TRAVEL, TURN
 from laspoly.errors import SetupError
-
-if TYPE_CHECKING:
-    from laspoly.engine.game import Game
 
 
 class Problems:
@@ -76,11 +75,11 @@ def show(value: Any) -> str:
 
 
 
-def impossibilities(g: Game) -> list[str]:
+def impossibilities(g: GameState) -> list[str]:
     """Every way the built game breaks a rule or an invariant of the engine."""
     p = Problems()
     try:
-        g._check_rules_fit_board()
+        check_rules_fit_board(g.rules, g.board)
     except SetupError as exc:
         p.add("rules", str(exc))
     _check_players(p, g)
@@ -98,9 +97,9 @@ def impossibilities(g: Game) -> list[str]:
     return p.items
 
 
-def _check_players(p: Problems, g: Game) -> None:
+def _check_players(p: Problems, g: GameState) -> None:
     r = g.rules
-    if len(g.active_players) < 2:
+    if len(active_players(g)) < 2:
         p.add("players", "at least two players must still be in the game")
     for pl in g.players:
         where = f"players[{pl.index}] ({pl.name})"
@@ -108,7 +107,7 @@ def _check_players(p: Problems, g: Game) -> None:
             if pl.cash or pl.in_prison or pl.jail_cards or pl.lose_turn or pl.index in g.owner:
                 p.add(where, "is out of the game, so holds no cash, property or card and is in no prison")
             continue
-        if not g._covers(pl.cash):
+        if not covers(g, pl.cash):
             p.add(where, f"has {pl.cash}: under these rules a player whose cash hits zero is out (L19)")
         if pl.in_prison and g.prison is None:
             p.add(where, "is in prison, but this board has no prison")
@@ -122,7 +121,7 @@ def _check_players(p: Problems, g: Game) -> None:
             p.add(where, "loses a turn, which only the third doubles under three_doubles=lose_turn bring (S2)")
 
 
-def _check_buildings(p: Problems, g: Game) -> None:
+def _check_buildings(p: Problems, g: GameState) -> None:
     r = g.rules
     for i, f in enumerate(g.fields):
         level, factory = g.level[i], g.factory[i]
@@ -151,7 +150,7 @@ def _check_buildings(p: Problems, g: Game) -> None:
             p.add("properties", f"{houses} houses and {hotels} hotels: the bank has only {HOUSES} houses and {HOTELS} hotels")
 
 
-def _check_group(p: Problems, g: Game, fields: tuple[int, ...], label: str) -> None:
+def _check_group(p: Problems, g: GameState, fields: tuple[int, ...], label: str) -> None:
     """L11: building needs the whole group, unmortgaged, and is even; trades may later split a built group.
 
     How a built group may look depends on the trade rule: with ``unbuilt_group`` it stays whole and
@@ -179,7 +178,7 @@ def _check_group(p: Problems, g: Game, fields: tuple[int, ...], label: str) -> N
         p.add(where, f"is built unevenly ({_levels(g, fields)}): building must be even across the streets without a factory (L11, L12)")
 
 
-def _levels(g: Game, fields: tuple[int, ...]) -> str:
+def _levels(g: GameState, fields: tuple[int, ...]) -> str:
     def one(j: int) -> str:
         if g.factory[j]:
             return "factory"
@@ -187,7 +186,7 @@ def _levels(g: Game, fields: tuple[int, ...]) -> str:
     return ", ".join(f"{g.fields[j].label()}: {one(j)}" for j in fields)
 
 
-def _check_cards(p: Problems, g: Game) -> None:
+def _check_cards(p: Problems, g: GameState) -> None:
     """Each card is once in its deck or in a player's hand (``card_draw=random``: every deck stays whole)."""
     cycle = g.rules.card_draw == "cycle"
     for name, cards in g.board.decks.items():
@@ -200,7 +199,7 @@ def _check_cards(p: Problems, g: Game) -> None:
             p.add(f"decks.{name}", f"card(s) {', '.join(twice)} listed twice: each card is in the deck or in a player's hand, once")
 
 
-def _check_turn(p: Problems, g: Game) -> None:
+def _check_turn(p: Problems, g: GameState) -> None:
     r, t = g.rules, g.players[g.current]
     if not t.active:
         p.add("turn.player", f"{t.name} is out of the game")
@@ -219,7 +218,7 @@ def _check_turn(p: Problems, g: Game) -> None:
         p.add("turn.roll_due", f"{t.name} has rolled the third doubles, which end the rolling (S2)")
 
 
-def _check_doubles(p: Problems, g: Game) -> None:
+def _check_doubles(p: Problems, g: GameState) -> None:
     r, t, n = g.rules, g.players[g.current], g.doubles_count
     if not n:
         return
@@ -234,7 +233,7 @@ def _check_doubles(p: Problems, g: Game) -> None:
         p.add("turn.roll_due", "after the third doubles no roll is due (S2)")
 
 
-def _check_prison_tries(p: Problems, g: Game) -> None:
+def _check_prison_tries(p: Problems, g: GameState) -> None:
     r, t, tries = g.rules, g.players[g.current], g.prison_tries
     if tries > r.jail_tries_per_turn:
         p.add("turn.prison_tries", f"a prisoner tries at most {r.jail_tries_per_turn} times a turn")
@@ -246,7 +245,7 @@ def _check_prison_tries(p: Problems, g: Game) -> None:
         p.add("turn.prison_tries", f"{t.name} is not in prison and has a roll due, so has made no prison tries this turn")
 
 
-def _check_trades(p: Problems, g: Game) -> None:
+def _check_trades(p: Problems, g: GameState) -> None:
     for o in g.offers.values():
         if not (g.players[o.proposer].active and g.players[o.receiver].active):
             p.add(f"offers (#{o.id})", "an offer is between two players still in the game")
@@ -262,7 +261,7 @@ def _check_trades(p: Problems, g: Game) -> None:
             p.add("claims", f"rent is claimed for a property, not for {g.fields[i].label()}")
 
 
-def _pot_is_fed(g: Game) -> bool:
+def _pot_is_fed(g: GameState) -> bool:
     """Whether anything on the board pays into the pot (a tax field, a card, or the pot field itself)."""
     fields = any(f.kind == "pot" or (f.kind == "tax" and f.to == "pot") for f in g.fields)
     return fields or any(c.args.get("to") == "pot" for cards in g.board.decks.values() for c in cards)

@@ -5,15 +5,17 @@ on: the preset and rule options, the players, the ownership with buildings and
 mortgages, the pot, the deck order, whose turn it is and the phase, the seed with
 (optionally) the generator's state, and the dice still scripted.
 
-* :func:`game_from_position` (``Game.from_position``) reads a position, checks every
-  value and every invariant of the engine, and builds the game.  A bad position
+* :func:`state_from_position` (``Game.from_position``) reads a position, checks every
+  value and every invariant of the engine, and builds the game's state with the one
+  constructor every game's state is built with (:class:`~laspoly.engine.gamestate.GameState`),
+  then places the position's values in it; :data:`STATE_IN_POSITION` says where a
+  position keeps each attribute of the state.  A bad position
   raises one :class:`~laspoly.errors.PositionError` that names every problem.
 * :func:`position_of` describes a game as a position.  The two round-trip exactly:
   ``position_of(Game.from_position(p)) == p`` for a position in normal form, and a
   game rebuilt from ``position_of(game)`` plays on exactly as ``game`` does.
 
-This module sits below the game: it builds a game of the class it is handed
-(``Game.from_position`` hands its own), so it never imports the game's module.
+This module sits below the game: it builds and reads a game's state, never the game's face.
 ``normalise_position`` and ``position_problems``, which need the class itself,
 are in :mod:`laspoly.position_files`.
 
@@ -30,18 +32,16 @@ import random
 import re
 from collections import deque
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Final
 
 from laspoly.engine.chance import Chance, parse_dice_script
+from laspoly.engine.gamestate import STATE_FIELDS, GameState, HasState, Observer, RentPolicy, SalaryHook, state_of
 from laspoly.engine.position_checks import Problems, impossibilities, show
 from laspoly.engine.state import BUYING, TRAVEL, TURN, Phase, TradeOffer, check_player_count, clean_name, name_key
 from laspoly.errors import LaspolyError, PositionError, SetupError
 from laspoly.rules.board import Board
 from laspoly.rules.options import SPECS
 from laspoly.rules.presets import Preset, load_preset
-
-if TYPE_CHECKING:
-    from laspoly.engine.game import Game
 
 POSITION_FORMAT = "laspoly-position"
 POSITION_VERSION = 1
@@ -70,42 +70,68 @@ _GENERATOR = re.compile(r"mt19937:(\d{1,3}):([0-9a-f]{4992})")
 # ---------------------------------------------------------------- the public entries
 
 
-def game_from_position(cls: type[Game], data: Any, *, record_events: bool = True, keep_history: bool = True) -> Game:
-    """Check a decoded position and build the game that plays on from it (``Game.from_position``)."""
+#: Where a position keeps each attribute of a game's state (:data:`~laspoly.engine.gamestate.STATE_FIELDS`):
+#: the key it is read from, or why it has none.  A new attribute of the state needs its row here (a test holds
+#: the two to the same names), and then its reading in :func:`_build` and its writing in :func:`position_of`.
+STATE_IN_POSITION: Final[dict[str, str]] = {
+    "preset": "preset", "board": "preset (the preset's board)", "rules": "preset and rules", "setup": "the whole position",
+    "chance": "seed, generator and dice", "record_events": "not kept: the caller's choice",
+    "keep_history": "not kept: the caller's choice",
+    "fields": "derived from the board", "hotel_level": "derived from the rules", "min_cash": "derived from the rules",
+    "group_of": "derived from the board", "board_groups": "derived from the board", "stations": "derived from the board",
+    "attractions": "derived from the board", "prison": "derived from the board",
+    "players": "players", "owner": "properties[].owner", "owner_version": "not kept: bumped by set_position",
+    "level": "properties[].houses and hotel", "factory": "properties[].factory", "mortgaged": "properties[].mortgaged",
+    "houses_left": "derived from the properties", "hotels_left": "derived from the properties", "pot": "pot",
+    "bank": "derived: the money the players and the pot do not hold", "factories": "derived from the properties",
+    "decks": "decks", "current": "turn.player", "first": "turn.first", "phase": "turn.phase", "rolls_due": "turn.roll_due",
+    "doubles_count": "turn.doubles", "prison_tries": "turn.prison_tries", "dice": "turn.last_roll",
+    "last_card": "not kept: no card is in play between decisions", "round": "turn.round", "turns": "turn.number",
+    "pending_field": "derived: the buyer's field in the buy phase", "card_rent_multiplier": "none between decisions",
+    "debt": "none: a game in a debt has no position", "auction": "none: a game in an auction has no position",
+    "offers": "offers", "next_offer": "next_offer", "claims": "claims",
+    "collect_queue": "none: a card being played has no position", "winner": "none: a game over has no position",
+    "end_reason": "none: a game over has no position", "log": "not kept: a position starts a new log",
+    "history": "not kept: a position starts a new list of decisions",
+    "quiet": "not kept: only while legality is asked", "observer": "not kept: a hook of the caller's",
+    "rent_policy": "not kept: a hook of the caller's", "salary": "not kept: a hook of the caller's",
+}
+#: The attributes :func:`set_position` keeps from the game it replaces the state of: the caller's choices and hooks.
+_KEPT: Final = frozenset({"record_events", "keep_history", "observer", "rent_policy", "salary", "quiet"})
+
+
+def state_from_position(data: Any, *, record_events: bool = True, keep_history: bool = True,
+                        observer: Observer | None = None, rent_policy: RentPolicy | None = None,
+                        salary: SalaryHook | None = None) -> GameState:
+    """Check a decoded position and build the state of the game that plays on from it (``Game.from_position``)."""
     pos, preset = _read(data)
-    game = _build(cls, pos, preset, record_events, keep_history)
-    found = impossibilities(game)
+    state = _build(pos, preset, record_events, keep_history)
+    found = impossibilities(state)
     if found:
         raise PositionError(_message(found))
-    return game
+    state.observer, state.rent_policy, state.salary = observer, rent_policy, salary
+    return state
 
 
-def set_position(game: Game, data: Any) -> None:
-    """Replace the whole state of ``game`` by a position (``Game.set_position``); a bad one changes nothing."""
-    fresh = game_from_position(type(game), data, record_events=game.record_events, keep_history=game.keep_history)
-    version = game.owner_version
-    for name in _state_names(fresh):
-        setattr(game, name, getattr(fresh, name))
-    game.owner_version = version + 1  # caches keyed on the game and its ownership see a new board
+def set_position(state: GameState, data: Any) -> None:
+    """Replace the whole of ``state`` by a position, in place (``Game.set_position``); a bad one changes nothing."""
+    fresh = state_from_position(data, record_events=state.record_events, keep_history=state.keep_history)
+    version = state.owner_version
+    for name in STATE_FIELDS:
+        if name not in _KEPT:
+            setattr(state, name, getattr(fresh, name))
+    state.owner_version = version + 1  # caches keyed on the game and its ownership see a new board
 
 
-def _state_names(game: Game) -> list[str]:
-    """Every attribute of a game's state: a compiled game's class lists them, a pure-Python game holds them in a dict."""
-    names = dict.fromkeys(getattr(type(game), "__mypyc_attrs__", ()))
-    names.update(dict.fromkeys(getattr(game, "__dict__", ())))
-    names.pop("__dict__", None)
-    return list(names)
-
-
-def position_of(game: Game, *, seats: Sequence[str] | None = None) -> dict[str, Any]:
+def position_of(game: GameState | HasState, *, seats: Sequence[str] | None = None) -> dict[str, Any]:
     """The game as a position in normal form; ``seats`` gives each seat's kind ('person' or a bot temperament).
 
     A game in an auction, in a debt, or over has no position: it raises :class:`PositionError` saying why.
     """
-    why = _why_no_position(game)
+    g = state_of(game)
+    why = _why_no_position(g)
     if why:
         raise PositionError(f"this game cannot be written as a position now: {why}")
-    g = game
     given = g.setup.get("position") or {}
     kinds = _seat_kinds(g, given, seats)
     used = len(g.setup["dice"]) - g.chance.script_left
@@ -141,7 +167,7 @@ def position_of(game: Game, *, seats: Sequence[str] | None = None) -> dict[str, 
 # ---------------------------------------------------------------- describing a game
 
 
-def _why_no_position(g: Game) -> str | None:
+def _why_no_position(g: GameState) -> str | None:
     if g.phase not in PHASES:
         return {"auction": "an auction is running", "debt": "a debt is being paid"}.get(str(g.phase), "the game is over")
     if g.collect_queue or g.card_rent_multiplier:
@@ -153,7 +179,7 @@ def _why_no_position(g: Game) -> str | None:
     return None
 
 
-def _seat_kinds(g: Game, given: dict[str, Any], seats: Sequence[str] | None) -> list[str]:
+def _seat_kinds(g: GameState, given: dict[str, Any], seats: Sequence[str] | None) -> list[str]:
     n = len(g.players)
     if seats is None:
         kinds = [d.get("seat", SEAT_PERSON) for d in given.get("players", [])]
@@ -168,7 +194,7 @@ def _checked_overrides(rules: dict[str, Any]) -> dict[str, Any]:
     return {name: SPECS[name].check(name, value) for name, value in rules.items()}
 
 
-def _player_of(g: Game, i: int, seat: str) -> dict[str, Any]:
+def _player_of(g: GameState, i: int, seat: str) -> dict[str, Any]:
     p = g.players[i]
     return {
         "name": p.name, "seat": seat, "cash": p.cash, "field": p.pos, "in_prison": p.in_prison,
@@ -177,7 +203,7 @@ def _player_of(g: Game, i: int, seat: str) -> dict[str, Any]:
     }
 
 
-def _property_of(g: Game, i: int) -> dict[str, Any]:
+def _property_of(g: GameState, i: int) -> dict[str, Any]:
     hotel = g.level[i] == g.hotel_level
     return {"field": i, "owner": g.owner[i], "houses": 0 if hotel else g.level[i], "hotel": hotel,
             "factory": g.factory[i], "mortgaged": g.mortgaged[i]}
@@ -507,16 +533,10 @@ def _setup_of(pos: dict[str, Any]) -> dict[str, Any]:
             "position": pos}
 
 
-def _build(cls: type[Game], pos: dict[str, Any], preset: Preset, record_events: bool, keep_history: bool) -> Game:
-    g = cls.__new__(cls)
-    g.preset = preset
-    g.board = preset.board
-    g.rules = preset.rules.with_overrides(pos["rules"])
-    g.setup = _setup_of(pos)
-    g.record_events = record_events
-    g.keep_history = keep_history
-    g.chance = Chance(pos["seed"])  # a scratch generator for the shuffle in _init_state: the decks come from the position
-    g._init_state([d["name"] for d in pos["players"]])
+def _build(pos: dict[str, Any], preset: Preset, record_events: bool, keep_history: bool) -> GameState:
+    # the one constructor of a state, as a new game's; a scratch generator shuffles its decks, which come from the position
+    g = GameState(preset, preset.board, preset.rules.with_overrides(pos["rules"]), _setup_of(pos), Chance(pos["seed"]),
+                  [d["name"] for d in pos["players"]], record_events=record_events, keep_history=keep_history)
     g.chance = Chance(pos["seed"], [(a, b) for a, b in pos["dice"]])
     if "generator" in pos:
         g.chance.setstate(_decode_generator(pos["generator"]))
@@ -537,14 +557,14 @@ def _card_index(board: Board, deck: str, card_id: str) -> int:
     return next(k for k, c in enumerate(board.decks[deck]) if c.id == card_id)
 
 
-def _place_players(g: Game, players: list[dict[str, Any]]) -> None:
+def _place_players(g: GameState, players: list[dict[str, Any]]) -> None:
     for p, d in zip(g.players, players, strict=True):
         p.cash, p.pos, p.in_prison, p.prison_turns = d["cash"], d["field"], d["in_prison"], d["prison_turns"]
         p.jail_cards = [(deck, _card_index(g.board, deck, c)) for deck, c in d["jail_cards"]]
         p.has_passed_start, p.lose_turn, p.active = d["passed_start"], d["loses_turn"], not d["out"]
 
 
-def _place_properties(g: Game, properties: list[dict[str, Any]]) -> None:
+def _place_properties(g: GameState, properties: list[dict[str, Any]]) -> None:
     for d in properties:
         i = d["field"]
         g.owner[i] = d["owner"]
@@ -558,7 +578,7 @@ def _place_properties(g: Game, properties: list[dict[str, Any]]) -> None:
     g.hotels_left -= sum(1 for level in g.level if level == top)
 
 
-def _place_turn(g: Game, t: dict[str, Any]) -> None:
+def _place_turn(g: GameState, t: dict[str, Any]) -> None:
     g.current, g.first, g.round, g.turns = t["player"], t["first"], t["round"], t["number"]
     g.phase = Phase(t["phase"])
     g.rolls_due, g.doubles_count, g.prison_tries = t["roll_due"], t["doubles"], t["prison_tries"]

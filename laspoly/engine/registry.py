@@ -2,18 +2,19 @@
 
 An :class:`ActionEntry` names an action type's
 
-* **check**: why the action is illegal now, or ``None`` (a ``_why_*`` method of
-  :class:`~laspoly.engine.legality.Legality`), asked by ``why_illegal``;
-* **effect**: what playing it changes (a ``_do_*`` method of the game), called by ``Game.push``;
+* **check**: why the action is illegal now, or ``None`` (a ``why_*`` function of
+  :mod:`~laspoly.engine.legality` over the game's state), asked by ``why_illegal``;
+* **effect**: what playing it changes (a ``do_*`` function of :mod:`~laspoly.engine.decisions` or
+  :mod:`~laspoly.engine.turns` over the game's state), called by ``Game.push``;
 * **candidates**: when ``legal_actions`` lists it and which values it lists (:class:`Candidates`);
 * **words**: the key of its row in ``the catalogues (``laspoly/locale/*/LC_MESSAGES/laspoly.po``)``, which :func:`action_words`
   fills from the action's own fields, and which both the engine and the dashboard describe it with.
 
-The entries are written at the bottom of :mod:`~laspoly.engine.game`, where every check and effect is a
-method of the finished ``Game`` class, and :func:`register` files them here when that module is imported.
-The layers below it (legality, wording) read the tables this module keeps, which makes every lookup the one
-dict access by ``type(action)`` it always was.  Adding an action is its dataclass in
-:mod:`~laspoly.engine.actions`, its check and effect methods, one entry and its messages in the catalogues.
+The entries are written at the bottom of :mod:`~laspoly.engine.game`, and :func:`register` files them
+here when that module is imported.  The rule modules below it (legality, wording) read the tables this
+module keeps, which makes every lookup the one dict access by ``type(action)`` it always was.  Adding an
+action is its dataclass in :mod:`~laspoly.engine.actions`, its check and effect functions, one entry and
+its messages in the catalogues.
 """
 
 from __future__ import annotations
@@ -28,11 +29,11 @@ from laspoly.engine.actions import Action
 from laspoly.engine.state import MAX_PLAYERS
 from laspoly.errors import SaveFileError
 
-#: A check: ``(game, action)`` to the reason the action is refused, or None when it is legal.
+#: A check: ``(state, action)`` to the reason the action is refused, or None when it is legal.
 Check = Callable[[Any, Any], "str | None"]
-#: An effect: ``(game, action)`` plays an action already known to be legal.
+#: An effect: ``(state, action)`` plays an action already known to be legal.
 Effect = Callable[[Any, Any], None]
-#: The candidates a seat may be offered in a game: ``(game, player)`` to a sequence of actions.
+#: The candidates a seat may be offered in a game: ``(state, player)`` to a sequence of actions.
 Maker = Callable[[Any, int], Sequence[Action]]
 #: The candidates a seat may be offered on one of its fields: ``(player, field)`` to a sequence of actions.
 FieldMaker = Callable[[int, int], Sequence[Action]]

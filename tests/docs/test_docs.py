@@ -15,7 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 ROW = re.compile(r"^\| ([LSC]\d+) \| (.+?) \| (.+?) \| (.+?) \| (.+?) \|$")
 #: Every ruling id of the three rulebooks: Las Poly L1-L20, Sculptprice S1-S9, classic C1-C12.
 RULING_IDS = [f"L{i}" for i in range(1, 21)] + [f"S{i}" for i in range(1, 10)] + [f"C{i}" for i in range(1, 13)]
-ENGINE_MODULES = ("state.py", "base.py", "wording.py", "legality.py", "payments.py", "turns.py", "game.py")
+ENGINE_MODULES = ("state.py", "gamestate.py", "base.py", "wording.py", "legality.py", "payments.py", "turns.py",
+                  "decisions.py", "game.py")
 
 
 def _rows() -> dict[str, tuple[str, str, str, str]]:

@@ -47,7 +47,7 @@ SHOWN = {
 }
 #: What no player at the table knows or can do: the future (decks, generator, script, seed), the record, the moves.
 HIDDEN = ["decks", "chance", "setup", "history", "log", "snapshot", "digest", "apply", "push", "end_by_cap",
-          "observe", "bank", "collect_queue", "record_events", "keep_history", "_emit", "_init_state", "_do_roll"]
+          "observe", "bank", "collect_queue", "record_events", "keep_history", "state", "observer", "rent_policy", "salary"]
 
 
 def test_an_observation_shows_exactly_the_allowed_names() -> None:

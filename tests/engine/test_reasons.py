@@ -11,6 +11,7 @@ from helpers import ANA, BEN, give, new_game
 
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
+from laspoly.engine.legality import mover_candidates
 from laspoly.engine.reasons import Reason, placeholders
 from laspoly.engine.state import TradeOffer
 from laspoly.engine.words import catalogue
@@ -69,7 +70,7 @@ def test_every_refusal_met_in_random_games_has_a_spanish_wording(preset: str) ->
         rng = random.Random(seed)
         while not g.is_over:
             p = g.actor
-            candidates = [*g._candidates(p), A.Roll(p), A.EndTurn(p), A.Buy(p), A.PayFine(p), A.StayPut(p),
+            candidates = [*mover_candidates(g.state, p), A.Roll(p), A.EndTurn(p), A.Buy(p), A.PayFine(p), A.StayPut(p),
                           A.PlaceBid(p, 0), A.ClaimRent(p, 1), A.ProposeTrade(p, p, (), (), 0)]
             for action in candidates:
                 reason = g.why_illegal(action)
@@ -84,9 +85,9 @@ def test_every_refusal_met_in_random_games_has_a_spanish_wording(preset: str) ->
 
 
 def _refusal_keys() -> set[str]:
-    """The reasons the engine's source refuses with by name (``self._refuse("build.evenly", ...)``)."""
+    """The reasons the engine's source refuses with by name (``refuse(s, "build.evenly", ...)``)."""
     source = Path(__file__).resolve().parents[2] / "laspoly"
-    return {key for path in source.rglob("*.py") for key in re.findall(r'_refuse\(\s*"([a-z_.]+)"', path.read_text(encoding="utf-8"))}
+    return {key for path in source.rglob("*.py") for key in re.findall(r'\brefuse\(s,\s*"([a-z_.]+)"', path.read_text(encoding="utf-8"))}
 
 
 def test_every_reason_the_engine_names_has_both_languages_with_the_same_placeholders_and_spanish_differs() -> None:

@@ -133,8 +133,8 @@ def test_an_unknown_language_reads_in_english() -> None:
 # ------------------------------------------------------------ every key the code names exists
 
 
-#: Calls that name a catalogue key as a literal: tr("key", ...), m.t("key", ...), trn("key", ...), word("key", ...) (``board.<key>``).
-_CALLS = re.compile(r"""\b(tr|trn|t|text|plural|_refuse|word)\(\s*(?:f?)["']([a-z][\w.]*)["']""")
+#: Calls that name a catalogue key as a literal: tr("key", ...), m.t("key", ...), trn("key", ...), refuse(s, "key", ...), word("key", ...) (``board.<key>``).
+_CALLS = re.compile(r"""\b(tr|trn|t|text|plural|refuse|word)\(\s*(?:s,\s*)?(?:f?)["']([a-z][\w.]*)["']""")
 
 
 def test_every_key_the_code_names_is_in_the_catalogues() -> None:
