@@ -92,9 +92,11 @@ def test_a_trade_offer_waits_in_the_header_with_accept_and_reject_at_hand() -> N
     assert m.act(A.EndTurn(0))
     v = play_view(m)
     assert "Ana offers you a trade (#1): answer it below." in v.header.alerts
+    assert v.header.hint == "Answer Ana's trade offer (below), or roll the dice."  # a phone's first screen says it too
     assert v.controls["accept"].visible and v.controls["accept"].enabled and v.controls["reject"].visible
     (offer,) = v.offers
     assert (offer.key, offer.other, offer.give) == ("play.offer_to_you", 0, m.game.field_name(street))
+    assert m.act(A.DeclineTrade(1, offer.id)) and play_view(m).header.hint == "Roll the dice."
 
 
 def test_proposing_needs_a_partner_then_the_engine_judges_the_offer() -> None:
