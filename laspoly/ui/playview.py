@@ -511,7 +511,9 @@ def _header(m: GameModel, claims: list[A.ClaimRent]) -> Header:
             title, hint = m.t("table.turn.yours" if g.phase == TURN else "table.turn.decide", name=name), _hint(m)
         elif not m.is_person(who):
             hint_key = "table.hint.bots_alone" if m.bots_move_alone else "table.hint.next" if m.can_drive else "table.hint.watch"
-            title, hint = m.t("table.turn.bot", name=name), m.t(hint_key)
+            if claims and hint_key == "table.hint.next":  # the rent lapses at the next roll: the claim comes before Next
+                hint_key = "table.hint.next_claim"
+            title, hint = m.t("table.turn.bot", name=name), m.t(hint_key, name=g.players[claims[0].player].name if claims else name)
         else:
             title, hint = m.t("table.turn.wait", name=name), m.t("table.hint.wait", name=name)
     alerts = []
