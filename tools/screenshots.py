@@ -18,6 +18,13 @@ The Las Poly position is also opened on phones (a touch screen at 390x844 and
 with buildings is tapped so that its card shows in the middle of the board; each
 phone's first screen is saved as ``table-WxH-LANG.png`` too.
 
+    python tools/screenshots.py --states lesson,predict,claim,offer --out /tmp/shots
+
+instead pictures the Play tab in each of these states, at the four screen sizes and on a phone (390x844,
+touch), in English and Spanish, as ``state-STATE-WxH-LANG.png``: the live odds on, predict-then-roll on
+(Roll off until a guess), a rent the person may claim (a seeded classic game: Las Poly's rents need no
+claim), and a bot's trade offer waiting for the person at the start of their turn.
+
     python tools/screenshots.py --classroom [--out docs/img]
 
 instead pictures a lesson for ``docs/classroom.md`` (``classroom-*.png``): it
@@ -117,6 +124,90 @@ def find_position(preset: str, seeds: range = range(1, 200)) -> Game:
                 return game
             game.apply(bots[game.actor].choose(game.observe()))
     raise SystemExit(f"no position found for {preset} in seeds {seeds.start}-{seeds.stop - 1}")
+
+
+#: The states ``--states`` pictures: the live odds on, predict-then-roll on, a rent for the person to claim, a bot's offer.
+STATES = ("lesson", "predict", "claim", "offer")
+#: Where ``--states`` pictures each state: the four screens at :data:`SCALE`, and a phone.
+STATE_VIEWPORTS = VIEWPORTS
+STATE_PHONE = (390, 844)
+#: The page's switches (query keys) on in each state.
+STATE_SWITCHES = {"lesson": "?lesson=1", "predict": "?predict=1", "claim": "", "offer": ""}
+
+
+def parse_states(text: str) -> list[str]:
+    """``lesson,predict`` as a list of known states, in the order given; unknown names are a clear error."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in STATES]
+    if not names or unknown:
+        raise argparse.ArgumentTypeError(f"states are a comma-separated list of {', '.join(STATES)}, not {text!r}")
+    return list(dict.fromkeys(names))
+
+
+def _bots(seed: int) -> list[Any]:
+    return [make_bot(t, seed=seed + i) for i, t in enumerate(TEMPERS)]
+
+
+def find_claim(seeds: range = range(1, 200), preset: str = "classic") -> Game:
+    """The first position, over seeds, where a bot has just landed on the person's (seat 0's) property and owes a rent to claim.
+
+    Rents wait to be claimed (C6, S9) in the classic and Sculptprice presets, not in Las Poly's.
+    """
+    for seed in seeds:
+        game = Game(list(NAMES), preset=preset, seed=seed, max_rounds=400)
+        bots = _bots(seed)
+        while not game.is_over and game.turns < 600:
+            if game.actor != 0 and any(owner == 0 for (_, owner, _, _) in game.claims) and \
+                    sum(1 for o in game.owner if o == 0) >= 3:
+                return game
+            game.apply(bots[game.actor].choose(game.observe()))
+    raise SystemExit(f"no claim found in seeds {seeds.start}-{seeds.stop - 1}")
+
+
+def _offer(game: Game) -> A.ProposeTrade | None:
+    """A fair-looking offer from the bot to move to the person: one of its unbuilt properties for one of the person's, or for cash."""
+    me = game.current
+    mine = [i for i, o in enumerate(game.owner) if o == me and not game.level[i] and not game.factory[i] and not game.mortgaged[i]]
+    theirs = [i for i, o in enumerate(game.owner) if o == 0 and not game.level[i] and not game.factory[i] and not game.mortgaged[i]]
+    if not mine or not theirs:
+        return None
+    action = A.ProposeTrade(me, 0, give=(mine[0],), take=(theirs[0],), cash=min(50, game.players[me].cash))
+    return action if game.is_legal(action) else None
+
+
+def find_offer(seeds: range = range(1, 200)) -> Game:
+    """The first position, over seeds, where the person's turn begins with a bot's trade offer waiting for an answer.
+
+    The last bot before the person makes the offer (ProposeTrade) on its turn and plays the turn out; a
+    person answers an offer on their own turn.
+    """
+    last = len(NAMES) - 1
+    for seed in seeds:
+        game = Game(list(NAMES), seed=seed, max_rounds=400)
+        bots = _bots(seed)
+        offered = False
+        while not game.is_over and game.turns < 600:
+            if offered and game.actor == 0:
+                if game.phase == TURN and game.offers and not _turn_has_begun(game):
+                    return game
+                break
+            if not offered and game.actor == last and game.phase == TURN and not game.offers and game.turns >= 20:
+                offer = _offer(game)
+                if offer is not None:
+                    game.apply(offer)
+                    offered = True
+                    continue
+            game.apply(bots[game.actor].choose(game.observe()))
+    raise SystemExit(f"no offer found in seeds {seeds.start}-{seeds.stop - 1}")
+
+
+def state_position(state: str) -> Game:
+    """The game each state is pictured on: the rich position of :func:`find_position` for the switches, else its scene."""
+    if state == "claim":
+        return find_claim()
+    if state == "offer":
+        return find_offer()
+    return find_position("laspoly")
 
 
 # ---------------------------------------------------------------- the server
@@ -247,6 +338,61 @@ def picture(browser: Any, url: str, preset: str, out: Path, tmp: Path) -> list[P
         return paths
     finally:
         context.close()
+
+
+#: What shows, in English, once a state's page is ready: a name for its button, or None (the log's heading is enough).
+STATE_SIGNS: dict[str, re.Pattern[str] | None] = {"lesson": None, "predict": None,
+                                                  "claim": re.compile(r"^Claim rent"), "offer": re.compile(r"^Accept offer")}
+
+
+def _ready(page: Page, state: str, lang: str) -> None:
+    """Wait until the page shows the state in ``lang``."""
+    log = "Log (newest first)" if lang == "en" else "Registro (lo último primero)"
+    expect(page.get_by_role("heading", name=log)).to_be_visible(timeout=30_000)
+    sign = STATE_SIGNS[state]
+    if sign is not None and lang == "en":
+        expect(page.get_by_role("button", name=sign).first).to_be_visible(timeout=30_000)
+    if state == "predict":
+        expect(_button(page, "Roll" if lang == "en" else "Tirar")).to_be_disabled(timeout=30_000)
+
+
+def picture_states(browser: Any, url: str, states: list[str], out: Path, tmp: Path) -> list[Path]:
+    """Each state's page at :data:`STATE_VIEWPORTS` and on :data:`STATE_PHONE`, in English and Spanish: ``state-STATE-WxH-LANG.png``."""
+    paths: list[Path] = []
+    for state in states:
+        save = tmp / f"state-{state}.json"
+        save.write_text(json.dumps(game_to_dict(state_position(state))))
+        stem = f"state-{state}"
+        width, height = STATE_VIEWPORTS[0]
+        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=SCALE)
+        page = context.new_page()
+        try:
+            _load(page, url + STATE_SWITCHES[state], save)
+            _ready(page, state, "en")
+            paths += shoot(page, out, stem, "en", STATE_VIEWPORTS)
+            _button(page, "Español").click()
+            _ready(page, state, "es")
+            paths += shoot(page, out, stem, "es", STATE_VIEWPORTS)
+            room = page.url
+        finally:
+            context.close()
+        width, height = STATE_PHONE
+        phone = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=PHONE_SCALE,
+                                    is_mobile=True, has_touch=True)
+        page = phone.new_page()
+        try:
+            page.goto(room, timeout=60_000)
+            for lang, switch in (("en", "English"), ("es", "Español")):
+                _button(page, switch).tap()
+                _ready(page, state, lang)
+                page.evaluate("window.scrollTo(0, 0)")
+                _settle(page)
+                path = out / f"{stem}-{width}x{height}-{lang}.png"
+                page.screenshot(path=str(path))
+                paths.append(path)
+        finally:
+            phone.close()
+    return paths
 
 
 # ---------------------------------------------------------------- a lesson, for docs/classroom.md
@@ -416,6 +562,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img", help="folder for the PNG files")
     parser.add_argument("--presets", nargs="+", default=["laspoly", "classic"], help="presets to picture")
     parser.add_argument("--classroom", action="store_true", help="picture a lesson for docs/classroom.md instead")
+    parser.add_argument("--states", type=parse_states, metavar="STATE,...",
+                        help=f"picture the Play tab in these states instead ({','.join(STATES)})")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     if args.classroom:
@@ -431,9 +579,10 @@ def main(argv: list[str] | None = None) -> int:
             sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
-            for preset in args.presets:
-                for path in picture(browser, url, preset, args.out, Path(tmp)):
-                    print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
+            pictures = picture_states(browser, url, args.states, args.out, Path(tmp)) if args.states else \
+                [path for preset in args.presets for path in picture(browser, url, preset, args.out, Path(tmp))]
+            for path in pictures:
+                print(path.relative_to(ROOT) if path.is_relative_to(ROOT) else path)
         finally:
             browser.close()
     return 0

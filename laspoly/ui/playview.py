@@ -511,7 +511,9 @@ def _header(m: GameModel, claims: list[A.ClaimRent]) -> Header:
             title, hint = m.t("table.turn.yours" if g.phase == TURN else "table.turn.decide", name=name), _hint(m)
         elif not m.is_person(who):
             hint_key = "table.hint.bots_alone" if m.bots_move_alone else "table.hint.next" if m.can_drive else "table.hint.watch"
-            title, hint = m.t("table.turn.bot", name=name), m.t(hint_key)
+            if claims and hint_key == "table.hint.next":  # the rent lapses at the next roll: the claim comes before Next
+                hint_key = "table.hint.next_claim"
+            title, hint = m.t("table.turn.bot", name=name), m.t(hint_key, name=g.players[claims[0].player].name if claims else name)
         else:
             title, hint = m.t("table.turn.wait", name=name), m.t("table.hint.wait", name=name)
     alerts = []
@@ -542,6 +544,9 @@ def _hint(m: GameModel) -> str:
         return m.t("table.hint.prison", tries=prison_tries_left(g), fine=g.money(g.rules.jail_fine))
     if m.predict:  # predict, then roll: the guess comes first
         return m.t("predict.ask" if m.guess is None else "predict.locked", name=g.players[g.actor].name, guess=m.guess)
+    offer = next((o for o in g.offers.values() if o.receiver == g.actor), None)
+    if offer is not None:  # a phone shows the answer's buttons below the first screen: the hint tells they are there
+        return m.t("table.hint.roll_offer", name=g.players[offer.proposer].name)
     return m.t("table.hint.roll")
 
 

@@ -92,9 +92,11 @@ def test_a_trade_offer_waits_in_the_header_with_accept_and_reject_at_hand() -> N
     assert m.act(A.EndTurn(0))
     v = play_view(m)
     assert "Ana offers you a trade (#1): answer it below." in v.header.alerts
+    assert v.header.hint == "Answer Ana's trade offer (below), or roll the dice."  # a phone's first screen says it too
     assert v.controls["accept"].visible and v.controls["accept"].enabled and v.controls["reject"].visible
     (offer,) = v.offers
     assert (offer.key, offer.other, offer.give) == ("play.offer_to_you", 0, m.game.field_name(street))
+    assert m.act(A.DeclineTrade(1, offer.id)) and play_view(m).header.hint == "Roll the dice."
 
 
 def test_proposing_needs_a_partner_then_the_engine_judges_the_offer() -> None:
@@ -204,3 +206,16 @@ def test_predict_then_roll_has_nothing_to_click_on_a_bots_turn_and_speaks_spanis
     m = _model(seats=(PERSON, "basic"), lang="es")
     m.predict = True
     assert play_view(m).controls["roll"].reason == m.t("predict.first", name="Ana") != "Predict, then roll: Ana, click your guess of the total (2 to 12) first."
+
+
+def test_a_rent_to_claim_on_a_bots_turn_comes_before_next_in_the_hint_C6() -> None:
+    m = _model(seats=("basic", PERSON), dice="1-1 6-6 1-4 1-4", preset="classic")  # Ben (the person) rolls highest: first
+    assert m.act(A.Roll(1)) and m.act(A.Buy(1)) and m.act(A.EndTurn(1))
+    assert m.act(A.Roll(0))  # the bot lands on Ben's railroad: the rent waits for his claim
+    assert m.game.claims and m.game.actor == 0
+    v = play_view(m)
+    assert v.header.title == "Ana (bot) is playing"
+    assert v.header.hint == "Ben: claim your rent first, then press Next to let the bot play."
+    assert v.controls["claim"].enabled
+    (claim,) = m.person_claims()
+    assert m.act(claim) and play_view(m).header.hint == "Press Next to let the bot play, or turn on Autoplay."
