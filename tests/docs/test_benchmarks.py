@@ -130,3 +130,13 @@ def test_the_peer_benchmark_times_the_peer_and_a_build_in_one_run(tmp_path: Path
     out = capsys.readouterr().out
     assert "games per second, default bots" in out and "player-turns per second, basic bots" in out
     assert "x the peer" in out and out.count("pure: ") == 2
+
+
+def test_the_instructions_benchmark_counts_a_player_turn_as_the_batch_less_the_warm_up(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    bench = importlib.import_module("bench_instructions")
+    counts = {0: (1_000_000, 0), 20: (1_600_000, 10)}
+    monkeypatch.setattr(bench, "count", lambda tree, build, preset, games: counts[games])
+    assert bench.per_turn(BENCHMARKS.parent, "pure", "standard", 20) == (60_000.0, 10)
+    assert bench.build_path(BENCHMARKS.parent, "compiled") == BENCHMARKS.parent / "build" / "compiled"
+    sys.modules.pop("bench_instructions", None)
