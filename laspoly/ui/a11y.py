@@ -19,7 +19,13 @@ part of the page is drawn anew) and gives them what assistive technology needs:
 * the chosen items of a multiple choice (Choices.js) lose the
   ``aria-selected`` that their role (none: they are plain tags) does not allow;
 * a hidden tab's panel is ``inert``, and a number box's spin buttons (its
-  arrow keys do the same) are left to the mouse.
+  arrow keys do the same) are left to the mouse;
+* a button pressed from the keyboard that is turned off or drawn anew by its
+  own action (Roll, a guess) would leave the focus on the page's body, so the
+  next Tab starts from the top: the focus goes to the button nearest to it on
+  screen that is on, and the keyboard carries on where the person was;
+* a chosen item's remove button (Choices.js says "Remove item" in English) is
+  named in the page's language.
 """
 
 from __future__ import annotations
@@ -172,6 +178,37 @@ state.apply = () => {
     });
   }
 };
+// the focus a key press leaves behind: a button turned off, or drawn anew, by its own action would drop it on the body
+state.deepActive = () => {
+  let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  return e;
+};
+state.keepFocus = () => {
+  const press = state.pressed;
+  if (!press || Date.now() - press.time > 4000) return;
+  const active = state.deepActive();
+  if (active && active !== document.body) return;
+  if (press.el.isConnected && !press.el.disabled && press.el.getClientRects().length) { press.el.focus(); return; }
+  const x = press.box.x + press.box.width / 2, y = press.box.y + press.box.height / 2;
+  let best = null, distance = Infinity;
+  for (const root of state.roots()) {
+    root.querySelectorAll('button:not([disabled])').forEach((b) => {
+      const r = b.getBoundingClientRect();
+      if (!r.width || !r.height || b.closest('[inert]')) return;
+      const d = Math.hypot(r.x + r.width / 2 - x, r.y + r.height / 2 - y);
+      if (d < distance) { distance = d; best = b; }
+    });
+  }
+  if (best) best.focus();
+};
+document.addEventListener('keydown', (e) => {
+  if (e.key !== 'Enter' && e.key !== ' ') return;
+  const el = e.composedPath()[0];
+  if (!el || el.tagName !== 'BUTTON') return;
+  state.pressed = {el: el, box: el.getBoundingClientRect(), time: Date.now()};
+  [300, 800, 1600, 3000].forEach((ms) => setTimeout(state.keepFocus, ms));  // the server's answer may take a moment
+}, true);
 // a part of the page drawn anew: look again, once the burst of changes is over
 state.later = () => { if (!state.timer) state.timer = setTimeout(state.apply, 150); };
 state.seen = new WeakSet();
