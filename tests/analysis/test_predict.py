@@ -100,12 +100,15 @@ def test_bots_roll_without_guessing() -> None:
 
 
 def test_the_prompt_speaks_spanish() -> None:
+    """A person's guess is asked for, and said back, by the turn's hint beside Roll (the Play tab's view-model)."""
+    from laspoly.ui.playview import play_view
+
     m = _two_people()
     m.lang = "es"
-    view = GuessView(model=m)
-    assert "¿qué suma vas a sacar?" in view.prompt.object
-    view.choices.value = "9"
-    assert m.guess == 9 and "apuesta por 9" in view.prompt.object
+    GuessView(model=m)
+    assert "¿qué suma vas a sacar?" in play_view(m).header.hint
+    m.guess = 9
+    assert "apuesta por 9" in play_view(m).header.hint
 
 
 def test_the_projector_shows_the_rooms_guesses_and_scores(tmp_path: Path) -> None:
