@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from pages import settled
 from playwright.sync_api import Page, expect
 from servers import start_server
 from test_browser import SEED, _button, _input, _open, _tab
@@ -73,7 +74,11 @@ def test_a_class_of_three_rooms_in_three_browsers_pools_on_the_teachers_page_and
         for k in range(3):  # three students, each in a browser of their own, from the student link
             student = browser.new_context().new_page()
             student.goto(f"{url}?class={code}&seed={SEED}", timeout=60_000)  # a name first; the seed where seat 1 rolls first
-            student.locator(".bk-input-group:has(> label:text-is(\"Your name or your team's name\")) input").fill(f"Student {k + 1}")
+            box = student.locator(".bk-input-group:has(> label:text-is(\"Your name or your team's name\")) input")
+            expect(box).to_be_editable(timeout=60_000)
+            settled(student)  # the form drawn and connected: a name typed into a page still loading can be drawn over
+            box.fill(f"Student {k + 1}")
+            expect(box).to_have_value(f"Student {k + 1}")  # typed into the form the page shows, not one drawn over it
             _button(student, "Join and play").click()
             expect(_button(student, "Roll")).to_be_visible(timeout=60_000)
             assert "room=" in student.url  # the joined game at its own address: a reload resumes it
