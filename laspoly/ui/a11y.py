@@ -202,13 +202,14 @@ state.keepFocus = () => {
   }
   if (best) best.focus();
 };
-document.addEventListener('keydown', (e) => {
+state.onKey = (e) => {
   if (e.key !== 'Enter' && e.key !== ' ') return;
   const el = e.composedPath()[0];
   if (!el || el.tagName !== 'BUTTON') return;
   state.pressed = {el: el, box: el.getBoundingClientRect(), time: Date.now()};
   [300, 800, 1600, 3000].forEach((ms) => setTimeout(state.keepFocus, ms));  // the server's answer may take a moment
-}, true);
+};
+document.addEventListener('keydown', state.onKey, true);
 // a part of the page drawn anew: look again, once the burst of changes is over
 state.later = () => { if (!state.timer) state.timer = setTimeout(state.apply, 150); };
 state.seen = new WeakSet();
@@ -229,7 +230,8 @@ class PageAccessibility(ReactiveHTML):
     _scripts: ClassVar[dict[str, str]] = {
         "render": _SCRIPT,
         "remove_item": "state.apply();",
-        "remove": "if (state.observer) state.observer.disconnect(); if (state.timer) clearTimeout(state.timer);",
+        "remove": ("if (state.observer) state.observer.disconnect(); if (state.timer) clearTimeout(state.timer);"
+                   "document.removeEventListener('keydown', state.onKey, true);"),
     }
 
 
