@@ -18,12 +18,13 @@ The Las Poly position is also opened on phones (a touch screen at 390x844 and
 with buildings is tapped so that its card shows in the middle of the board; each
 phone's first screen is saved as ``table-WxH-LANG.png`` too.
 
-    python tools/screenshots.py --states lesson,predict,claim,offer --out /tmp/shots
+    python tools/screenshots.py --states lesson,predict,claim,offer,buy,winner --out /tmp/shots
 
-instead pictures the Play tab in each of these states, at the four screen sizes and on a phone (390x844,
-touch), in English and Spanish, as ``state-STATE-WxH-LANG.png``: the live odds on, predict-then-roll on
+instead pictures the Play tab in each of these states, at the four screen sizes and on the three phones
+(touch), in English and Spanish, as ``state-STATE-WxH-LANG.png``: the live odds on, predict-then-roll on
 (Roll off until a guess), a rent the person may claim (a seeded classic game: Las Poly's rents need no
-claim), and a bot's trade offer waiting for the person at the start of their turn.
+claim), a bot's trade offer waiting for the person at the start of their turn, the person deciding
+whether to buy the street they landed on, and a finished game's winner screen.
 
     python tools/screenshots.py --classroom [--out docs/img]
 
@@ -59,7 +60,7 @@ from playwright.sync_api import Page, expect, sync_playwright
 from laspoly.bots.registry import make_bot
 from laspoly.engine import actions as A
 from laspoly.engine import events as E
-from laspoly.engine.game import TURN, Game
+from laspoly.engine.game import BUYING, TURN, Game
 from laspoly.record import game_to_dict, replay
 from laspoly.ui.board import SIDE, cell_xy
 
@@ -126,13 +127,14 @@ def find_position(preset: str, seeds: range = range(1, 200)) -> Game:
     raise SystemExit(f"no position found for {preset} in seeds {seeds.start}-{seeds.stop - 1}")
 
 
-#: The states ``--states`` pictures: the live odds on, predict-then-roll on, a rent for the person to claim, a bot's offer.
-STATES = ("lesson", "predict", "claim", "offer")
-#: Where ``--states`` pictures each state: the four screens at :data:`SCALE`, and a phone.
+#: The states ``--states`` pictures: the live odds on, predict-then-roll on, a rent for the person to claim, a bot's offer,
+#: a purchase to decide, and the winner screen.
+STATES = ("lesson", "predict", "claim", "offer", "buy", "winner")
+#: Where ``--states`` pictures each state: the four screens at :data:`SCALE`, and the phones.
 STATE_VIEWPORTS = VIEWPORTS
-STATE_PHONE = (390, 844)
+STATE_PHONES = PHONES
 #: The page's switches (query keys) on in each state.
-STATE_SWITCHES = {"lesson": "?lesson=1", "predict": "?predict=1", "claim": "", "offer": ""}
+STATE_SWITCHES = {"lesson": "?lesson=1", "predict": "?predict=1", "claim": "", "offer": "", "buy": "", "winner": ""}
 
 
 def parse_states(text: str) -> list[str]:
@@ -201,12 +203,38 @@ def find_offer(seeds: range = range(1, 200)) -> Game:
     raise SystemExit(f"no offer found in seeds {seeds.start}-{seeds.stop - 1}")
 
 
+def find_buy(seeds: range = range(1, 200)) -> Game:
+    """The first position, over seeds, where the person (seat 0) has landed on a street nobody owns, on a board others own
+    fields of: buy it or not."""
+    for seed in seeds:
+        game = Game(list(NAMES), seed=seed, max_rounds=400)
+        bots = _bots(seed)
+        while not game.is_over and game.turns < 600:
+            if game.actor == 0 and game.phase == BUYING and sum(1 for o in game.owner if o >= 0) >= 6:
+                return game
+            game.apply(bots[game.actor].choose(game.observe()))
+    raise SystemExit(f"no purchase found in seeds {seeds.start}-{seeds.stop - 1}")
+
+
+def find_winner(seed: int = 1) -> Game:
+    """A game the bots have played to its end: the page opens on its winner screen."""
+    game = Game(list(NAMES), seed=seed, max_rounds=400)
+    bots = _bots(seed)
+    while not game.is_over:
+        game.apply(bots[game.actor].choose(game.observe()))
+    return game
+
+
 def state_position(state: str) -> Game:
     """The game each state is pictured on: the rich position of :func:`find_position` for the switches, else its scene."""
     if state == "claim":
         return find_claim()
     if state == "offer":
         return find_offer()
+    if state == "buy":
+        return find_buy()
+    if state == "winner":
+        return find_winner()
     return find_position("laspoly")
 
 
@@ -342,7 +370,8 @@ def picture(browser: Any, url: str, preset: str, out: Path, tmp: Path) -> list[P
 
 #: What shows, in English, once a state's page is ready: a name for its button, or None (the log's heading is enough).
 STATE_SIGNS: dict[str, re.Pattern[str] | None] = {"lesson": None, "predict": None,
-                                                  "claim": re.compile(r"^Claim rent"), "offer": re.compile(r"^Accept offer")}
+                                                  "claim": re.compile(r"^Claim rent"), "offer": re.compile(r"^Accept offer"),
+                                                  "buy": re.compile(r"^Buy \("), "winner": re.compile(r"^Rematch")}
 
 
 def _ready(page: Page, state: str, lang: str) -> None:
@@ -357,7 +386,7 @@ def _ready(page: Page, state: str, lang: str) -> None:
 
 
 def picture_states(browser: Any, url: str, states: list[str], out: Path, tmp: Path) -> list[Path]:
-    """Each state's page at :data:`STATE_VIEWPORTS` and on :data:`STATE_PHONE`, in English and Spanish: ``state-STATE-WxH-LANG.png``."""
+    """Each state's page at :data:`STATE_VIEWPORTS` and on :data:`STATE_PHONES`, in English and Spanish: ``state-STATE-WxH-LANG.png``."""
     paths: list[Path] = []
     for state in states:
         save = tmp / f"state-{state}.json"
@@ -376,22 +405,22 @@ def picture_states(browser: Any, url: str, states: list[str], out: Path, tmp: Pa
             room = page.url
         finally:
             context.close()
-        width, height = STATE_PHONE
-        phone = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=PHONE_SCALE,
-                                    is_mobile=True, has_touch=True)
-        page = phone.new_page()
-        try:
-            page.goto(room, timeout=60_000)
-            for lang, switch in (("en", "English"), ("es", "Español")):
-                _button(page, switch).tap()
-                _ready(page, state, lang)
-                page.evaluate("window.scrollTo(0, 0)")
-                _settle(page)
-                path = out / f"{stem}-{width}x{height}-{lang}.png"
-                page.screenshot(path=str(path))
-                paths.append(path)
-        finally:
-            phone.close()
+        for width, height in STATE_PHONES:
+            phone = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=PHONE_SCALE,
+                                        is_mobile=True, has_touch=True)
+            page = phone.new_page()
+            try:
+                page.goto(room, timeout=60_000)
+                for lang, switch in (("en", "English"), ("es", "Español")):
+                    _button(page, switch).tap()
+                    _ready(page, state, lang)
+                    page.evaluate("window.scrollTo(0, 0)")
+                    _settle(page)
+                    path = out / f"{stem}-{width}x{height}-{lang}.png"
+                    page.screenshot(path=str(path))
+                    paths.append(path)
+            finally:
+                phone.close()
     return paths
 
 

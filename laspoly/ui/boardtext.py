@@ -86,8 +86,10 @@ def board_table(game: Game, lang: str) -> str:
     body = "".join("<tr><th scope='row'>" + escape(row.name) + "</th>"
                    + "".join(f"<td>{escape(cell)}</td>" for cell in row.cells()[1:]) + "</tr>"
                    for row in field_rows(game, lang))
-    return (f"<table class='lp-board-text' style='{SR_ONLY}'><caption>{escape(tr('boardtext.caption', lang))}</caption>"
-            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>")
+    # the clipped box is a block around the table: a table grows to its widest row whatever its width says, and that
+    # width, clipped or not, made a phone's page wider than its screen
+    return (f"<div class='lp-board-text' style='{SR_ONLY}'><table><caption>{escape(tr('boardtext.caption', lang))}</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
 
 def announcement(game: Game, lang: str) -> str:

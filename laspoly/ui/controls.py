@@ -74,7 +74,7 @@ class ControlsView(Viewer):
         self.guess_buttons: dict[int, pn.widgets.Button] = {
             total: pn.widgets.Button(label=str(total), stylesheets=[BUTTON_CSS, GUESS_CSS], visible=False, margin=(2, 1),
                                      css_classes=["lp-guess"]) for total in TOTALS}
-        self.guess_row = pn.Row(*self.guess_buttons.values(), css_classes=["lp-guesses"], stylesheets=[GUESS_ROW_CSS],
+        self.guess_row = pn.Row(*self.guess_buttons.values(), css_classes=["lp-guesses"], stylesheets=[GUESS_ROW_CSS, PHONE_FIRST_CSS],
                                 sizing_mode="stretch_width", min_height=GUESS_HEIGHT, margin=(0, 10))
         #: Rent to claim and offers waiting for an answer, in words, where the decisions that come and go show.
         self.alerts = LiveHTML("", sizing_mode="stretch_width")
@@ -272,9 +272,11 @@ class ControlsView(Viewer):
                 f"<div class='lp-turn-title' style='font-size:1.7em;font-weight:700;line-height:1.2'>{player_glyph(h.seat)} {esc(h.title)}</div>"
                 f"<div class='lp-turn-hint' style='{HINT_STYLE}'>{esc(h.hint)}</div></div>")
 
-    def _row(self, place: str) -> pn.Row:
+    def _row(self, place: str, stylesheets: tuple[str, ...] = ()) -> pn.Row:
         """A row of the tab: the controls and inputs placed in it (:func:`~laspoly.ui.playview.names_in`), wrapping."""
-        return _flex(*(getattr(self, name) for name in names_in(place)))
+        row = _flex(*(getattr(self, name) for name in names_in(place)))
+        row.stylesheets = [*row.stylesheets, *stylesheets]
+        return row
 
     def turn_controls(self, occasional: bool = True) -> pn.Column:
         """The status line and the turn's buttons, then the switches, the decisions that come and go and the stakes.
@@ -286,16 +288,18 @@ class ControlsView(Viewer):
         (:attr:`switches`, filled by the dashboard), then the message, rent to
         claim, a trade offer, confirm, buy, prison, train and auction in a block
         that keeps the height of a row of buttons, and the lesson's stakes.  Rows
-        wrap on a narrow screen.  A served page puts the decisions in
+        wrap on a narrow screen.  A phone shows that block right under Roll and End
+        turn, above Next and the rest, so a decision's buttons are in its first screen; it keeps no height
+        there while empty, so Next follows Roll when no decision waits.  A served page puts the decisions in
         their block a moment later (``occasional=False``, then :meth:`fill_occasional`):
         they are hidden most of the time, and a new page's first pieces stay small.
         """
-        self._occasional = pn.Column(min_height=RESERVED_ROW, sizing_mode="stretch_width")
+        self._occasional = pn.Column(min_height=RESERVED_ROW, sizing_mode="stretch_width", stylesheets=[PHONE_FIRST_CSS, PHONE_NO_RESERVE_CSS])
         if occasional:
             self.fill_occasional()
         return pn.Column(
             self.status,
-            self._row("turn"), self._row("claim"), self.guess_row,
+            self._row("turn", (PHONE_FIRST_CSS,)), self._row("claim", (PHONE_FIRST_CSS,)), self.guess_row,
             self._row("pace"),
             self.switches,
             self._occasional, self.stakes,
@@ -332,6 +336,12 @@ class ControlsView(Viewer):
 #: On a phone, whose turn it is in smaller type: the turn's buttons stay in the first screen below the board.
 TURN_PHONE_CSS = (f"@media {PHONE} {{ .lp-turn-title {{ font-size: 1.25em !important; }}"
                   " .lp-turn-hint { font-size: 0.95em !important; min-height: 0 !important; } }")
+#: On a phone, the turn's buttons, the guesses and the decisions that come and go (buy, prison, auction, an offer's answer)
+#: first, in that order, and Next, the switches and the rest after them: a decision's buttons are then in the first screen.
+PHONE_FIRST_CSS = f"@media {PHONE} {{ :host {{ order: -1; }} }}"
+#: There, the decisions' block keeps no height while empty: Next, which a person's decision turns off, moves down
+#: under a decision's buttons, and is right under Roll otherwise.
+PHONE_NO_RESERVE_CSS = f"@media {PHONE} {{ :host {{ min-height: 0 !important; }} }}"
 #: What to do next keeps two lines' height, so a longer hint (a guess to make, a purchase) never moves the buttons.
 HINT_STYLE = "font-size:1.1em;line-height:1.3;min-height:2.6em"
 

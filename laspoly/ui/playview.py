@@ -545,7 +545,7 @@ def _hint(m: GameModel) -> str:
     if m.predict:  # predict, then roll: the guess comes first
         return m.t("predict.ask" if m.guess is None else "predict.locked", name=g.players[g.actor].name, guess=m.guess)
     offer = next((o for o in g.offers.values() if o.receiver == g.actor), None)
-    if offer is not None:  # a phone shows the answer's buttons below the first screen: the hint tells they are there
+    if offer is not None:  # the answer's buttons come under the turn's, after the offer in words: the hint tells they are there
         return m.t("table.hint.roll_offer", name=g.players[offer.proposer].name)
     return m.t("table.hint.roll")
 

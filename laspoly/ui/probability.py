@@ -56,7 +56,8 @@ class ProbabilityView(TabView):
         self.dice_source = ColumnDataSource({"total": list(range(2, 13)), "share": [0.0] * 11, "exact": [0.0] * 11})
         fig = figure(height=220, sizing_mode="stretch_width", toolbar_location=None)
         fig.vbar("total", top="share", width=0.8, source=self.dice_source, fill_color="#56B4E9")
-        fig.line("total", "exact", source=self.dice_source, line_color="#D55E00", line_width=3)
+        # the exact law as markers on each bar, as on the teacher's page: a total between two whole numbers has no probability
+        fig.scatter("total", "exact", source=self.dice_source, color="#D55E00", size=11, marker="diamond")
         self.dice_fig = pn.pane.Bokeh(fig, sizing_mode="stretch_width")
         self.dice_chart = fig
         self.heat_note = pn.pane.HTML()

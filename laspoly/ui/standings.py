@@ -59,6 +59,23 @@ STANDINGS_CSS = """
 .lp-standings .lp-num { text-align: right; white-space: nowrap; }
 """
 
+#: The winner screen's standings on a phone: a row per player of place, name, cash and net worth, its properties on a line
+#: of their own under it, so the table fits the screen's width instead of running past its right edge.
+FINAL_PHONE_CSS = """
+@media PHONE {
+  .lp-final, .lp-final thead, .lp-final tbody { display: block; width: 100%; }
+  .lp-final tr { display: grid; grid-template-columns: 1.6em minmax(0, 1fr) minmax(5.5em, auto) minmax(5.5em, auto);
+                 column-gap: 6px; border-bottom: 1px solid #ddd; padding: 2px 0; }
+  .lp-final thead tr { border-bottom: 2px solid #999; }
+  .lp-final th, .lp-final td { display: block; border: 0; padding: 1px 2px; overflow-wrap: anywhere; }
+  .lp-final .lp-num { white-space: normal; }
+  .lp-final .lp-props { grid-column: 2 / -1; }
+  .lp-final tr > :nth-child(2) { grid-column: 2; }
+  /* the places' numbers say what they are: their header stays for screen readers, out of the narrow column */
+  .lp-final th.lp-place { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+}
+""".replace("PHONE", PHONE)
+
 
 def cash_chart_data(model: GameModel) -> dict[str, list[Any]]:
     """One line per player: the cash at the end of every turn so far."""
@@ -190,14 +207,15 @@ class WinnerView(Viewer):
     def _build(self) -> None:
         m = self.model
         self.title = pn.pane.HTML(sizing_mode="stretch_width")
-        self.table = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[STANDINGS_CSS])
+        self.table = pn.pane.HTML(sizing_mode="stretch_width", stylesheets=[STANDINGS_CSS, FINAL_PHONE_CSS])
         self.chart, self.source = cash_chart("", "", "", height=240)
-        self.new_game = pn.widgets.Button(label="", color="primary", width=240, stylesheets=[BUTTON_CSS])
-        self.rematch = pn.widgets.Button(label="", width=240, stylesheets=[BUTTON_CSS])
+        # at most 240 px wide, narrower on a phone: a fixed width made the screen's row wider than a phone
+        self.new_game = pn.widgets.Button(label="", color="primary", sizing_mode="stretch_width", max_width=240, stylesheets=[BUTTON_CSS])
+        self.rematch = pn.widgets.Button(label="", sizing_mode="stretch_width", max_width=240, stylesheets=[BUTTON_CSS])
         self.new_game.on_click(guarded(m, lambda _: m.rematch(same_seed=False)))
         self.rematch.on_click(guarded(m, lambda _: m.rematch(same_seed=True)))
         self.panel.objects = [self.title, self.table, pn.pane.Bokeh(self.chart, sizing_mode="stretch_width"),
-                              pn.Row(self.new_game, self.rematch)]
+                              pn.Row(self.new_game, self.rematch, styles={"flex-wrap": "wrap"}, sizing_mode="stretch_width")]
         self.panel.styles = {"border": "3px solid #333", "border-radius": "8px", "padding": "4px 12px", "background": "#fffdf2"}
         self._built = True
 
@@ -215,8 +233,8 @@ class WinnerView(Viewer):
                                   f"<p style='font-size:1.1em;margin:2px 0'>{esc(how_it_ended(m))}</p>"
                                   f"<p style='margin:2px 0'>{esc(tr('winner.seed', lang, seed=g.setup['seed']))}</p>")
         head = "".join(f"<th{num}>{esc(tr(k, lang))}</th>" for k, num in (
-            ("winner.col.place", ""), ("winner.col.player", ""), ("winner.col.cash", " class='lp-num'"),
-            ("winner.col.worth", " class='lp-num'"), ("winner.col.properties", "")))
+            ("winner.col.place", " class='lp-place'"), ("winner.col.player", ""), ("winner.col.cash", " class='lp-num'"),
+            ("winner.col.worth", " class='lp-num'"), ("winner.col.properties", " class='lp-props'")))
         rows = []
         for place, i in enumerate(final_standings(m), 1):
             p = g.players[i]
@@ -224,8 +242,8 @@ class WinnerView(Viewer):
             cash = esc(g.money(p.cash)) if p.active else esc(tr("cards.out", lang))
             rows.append(f"<tr><td>{place}</td><td>{player_badge(m, i)}</td><td class='lp-num'>{cash}</td>"
                         f"<td class='lp-num'>{esc(g.money(g.net_worth(i)))}</td>"
-                        f"<td><b>{len(props)}</b> <span style='font-size:0.85em'>{esc(', '.join(props))}</span></td></tr>")
-        self.table.object = f"<table class='lp-standings' style='width:100%;border-collapse:collapse'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+                        f"<td class='lp-props'><b>{len(props)}</b> <span style='font-size:0.85em'>{esc(', '.join(props))}</span></td></tr>")
+        self.table.object = f"<table class='lp-standings lp-final' style='width:100%;border-collapse:collapse'><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
         self.chart.title.text = tr("winner.chart", lang)
         self.chart.xaxis.axis_label = tr("winner.turn", lang)
         self.chart.yaxis.axis_label = tr("winner.col.cash", lang)

@@ -1,5 +1,6 @@
 """A seat's page on phones: laid out at the phone's width, the whole board in view and legible, whose turn, the cash,
-the pot and the turn's buttons (44 px targets) in the first screen, nothing sideways, and taps that play.
+the pot and the turn's buttons (44 px targets) in the first screen, a decision's buttons there too, nothing sideways,
+and taps that play; the winner screen fits the phone's width and Rematch is a tap away.
 
 Also, in a browser, that each new page draws its own seed and shows it, and ``?seed=N`` reproduces one.
 """
@@ -7,13 +8,20 @@ Also, in a browser, that each new page draws its own seed and shows it, and ``?s
 from __future__ import annotations
 
 import re
+import subprocess
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from pages import DEEP, settled
 from playwright.sync_api import Page, expect
 from test_browser import _button, _errors, _open
 from test_browser_page import _prepare
 
+from laspoly.engine import actions as A
+from laspoly.engine.game import Game
+from laspoly.server.rooms import new_owner_key, open_room, owner_link
+from laspoly.server.store import Store, open_store
 from laspoly.ui.board import SIDE, cell_xy
 
 pytestmark = pytest.mark.browser
@@ -87,7 +95,7 @@ def test_a_phone_shows_the_whole_board_the_turn_the_cash_and_the_pot_with_big_bu
                            timeout=30_000)  # the board has been drawn for its size
     found = page.evaluate(MEASURE)
     assert "width=device-width" in found["meta"], "laid out at the phone's width, not 980 px shrunk"
-    assert found["scroll"][0] <= found["scroll"][1], f"nothing scrolls sideways: {found}"
+    assert found["scroll"][0] <= found["scroll"][1] == width, f"nothing scrolls sideways, nor is the page zoomed out: {found}"
     left, top, right, bottom = found["board"]
     assert right - left >= 280 and abs((right - left) - (bottom - top)) < 2, f"the board keeps its square: {found}"
     assert _inside(found["board"], width, height), f"the whole board is in view: {found}"
@@ -134,3 +142,121 @@ def test_each_new_page_draws_its_own_seed_and_a_seed_in_the_address_reproduces_o
     pages[1].goto(f"{server}?seed=-3", timeout=60_000)
     expect(pages[1].get_by_text(re.compile(r"A seed is a whole number from 0 to 999999999, not “-3”"))).to_be_visible(timeout=60_000)
     assert _seed_shown(pages[1]) != 3
+
+
+@pytest.fixture(scope="module")
+def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
+    """A ``laspoly serve`` of this module's own, and its store, in which the tests open rooms of a game as it stands."""
+    from servers import start_server
+
+    db = f"sqlite:///{tmp_path_factory.mktemp('phone') / 'rooms.db'}"
+    proc, url = start_server(db)
+    yield url.rstrip("/"), open_store(db)
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+#: A long name, so that a name's width is part of what must fit.
+LONG_NAMES = ["Ana", "Bernadette Montgomery", "Cy"]
+ROOM_WORDS = {
+    "en": {"switch": "English", "buy": "Buy", "decline": "Don't buy", "roll": "Roll", "end": "End turn",
+           "run": "Run to end", "rematch": "Rematch (same seed)"},
+    "es": {"switch": "Español", "buy": "Comprar", "decline": "No comprar", "roll": "Tirar", "end": "Terminar turno",
+           "run": "Jugar hasta el final", "rematch": "Revancha (misma semilla)"},
+}
+
+
+def _room_on_phone(room_server: tuple[str, Store], browser: Any, game: Game, screen: tuple[int, int], lang: str,
+                   ready: str) -> Page:
+    """``game`` in a room of its own (Ana a person, two bots) on a phone, in ``lang``, once ``ready`` (English) shows."""
+    url, store = room_server
+    me = new_owner_key()
+    table = open_room(store, game, ["person", "basic", "basic"], me)
+    page = _phone(browser, *screen)
+    page.goto(url + "/" + owner_link(me, table.room_id), timeout=60_000)
+    expect(_button(page, ready)).to_be_visible(timeout=60_000)
+    if lang == "es":
+        _button(page, "Español").tap()
+        expect(_button(page, ROOM_WORDS["es"]["roll"])).to_be_visible(timeout=30_000)
+    return page
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("screen", PHONES, ids=[f"{w}x{h}" for w, h in PHONES])
+def test_a_decisions_buttons_are_in_a_phones_first_screen_under_roll_as_44_px_targets_and_a_tap_decides(
+        room_server: tuple[str, Store], browser: Any, screen: tuple[int, int], lang: str) -> None:
+    width, height = screen
+    words = ROOM_WORDS[lang]
+    game = Game(list(LONG_NAMES), seed=4, dice="1-2 1-2 3-4 3-4")
+    game.apply(A.Roll(0))  # Ana lands on Glitter Gulch, which nobody owns: buy it or not
+    page = _room_on_phone(room_server, browser, game, screen, lang, "Buy")
+    errors = _errors(page)
+    expect(_button(page, words["buy"])).to_be_enabled()
+    page.evaluate(DEEP)
+    settled(page)
+    assert page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]") == [width, width], "nothing sideways"
+    turn = page.locator(".lp-turn-title").first.bounding_box()
+    assert turn is not None and turn["y"] >= 0 and turn["y"] + turn["height"] <= height + 0.5, f"whose turn, in view: {turn}"
+    boxes = {}
+    for name in (words["buy"], words["decline"], words["roll"], words["end"]):
+        box = boxes[name] = _button(page, name).bounding_box()
+        assert box is not None and box["height"] >= 44 and box["width"] >= 44, f"{name} is a 44 px target: {box}"
+        assert box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5, f"{name} is in the first screen: {box}"
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, f"{name} is within the screen's width: {box}"
+    assert boxes[words["buy"]]["y"] > boxes[words["roll"]]["y"], "the decision sits under Roll and End turn, which stay put"
+    _button(page, words["buy"]).tap()
+    expect(page.locator(".lp-card-cash").first).to_have_text("1220 LPD")  # the tap bought the street for 80 LPD
+    expect(_button(page, words["buy"])).to_be_hidden()
+    assert errors == []
+    page.context.close()
+
+
+#: Every part of the winner screen that shows something (a text of its own, a button, a chart, a table) lying beyond the
+#: screen's left or right edge, and how many parts were measured.
+WINNER_OUTSIDE = """(width) => {
+  const out = [], seen = [];
+  const walk = (root) => root.querySelectorAll('*').forEach((e) => {
+    if (e.shadowRoot) walk(e.shadowRoot);
+    const own = [...e.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim());
+    if (!own && !['BUTTON', 'CANVAS', 'TABLE'].includes(e.tagName)) return;
+    const r = e.getBoundingClientRect();
+    if (!e.checkVisibility() || r.width === 0 || r.height === 0) return;
+    seen.push(e.tagName + ' ' + e.textContent.trim().slice(0, 60));
+    if (r.left < -0.5 || r.right > width + 0.5) out.push([e.tagName, e.textContent.trim().slice(0, 60), r.left, r.right]);
+  });
+  const winner = lpDeep('.lp-winner')[0];
+  walk(winner.shadowRoot || winner);
+  return {outside: out, seen: seen};
+}"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+@pytest.mark.parametrize("screen", PHONES, ids=[f"{w}x{h}" for w, h in PHONES])
+def test_a_phones_winner_screen_fits_its_width_and_rematch_is_a_44_px_tap_away(
+        room_server: tuple[str, Store], browser: Any, screen: tuple[int, int], lang: str) -> None:
+    width, _ = screen
+    words = ROOM_WORDS[lang]
+    page = _room_on_phone(room_server, browser, Game(list(LONG_NAMES), seed=4), screen, lang, "Roll")
+    errors = _errors(page)
+    _button(page, words["run"]).tap()
+    rematch = _button(page, words["rematch"])
+    expect(rematch).to_be_visible(timeout=120_000)
+    page.evaluate(DEEP)
+    settled(page)
+    found = page.evaluate(WINNER_OUTSIDE, width)
+    assert found["outside"] == [], f"the winner screen runs past the screen's edge: {found['outside']}"
+    assert f"BUTTON {words['rematch']}" in found["seen"], found["seen"]  # the buttons were measured
+    assert any(text.startswith("SPAN ") and ", " in text for text in found["seen"]), found["seen"]  # and the winner's fields
+    assert page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]") == [width, width], "nothing sideways"
+    rematch.scroll_into_view_if_needed()
+    box = rematch.bounding_box()
+    assert box is not None and box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
+    with page.expect_navigation(timeout=60_000):
+        rematch.tap()
+    expect(_button(page, words["roll"])).to_be_enabled(timeout=60_000)
+    expect(page.locator(".lp-winner")).to_be_hidden()
+    assert errors == []
+    page.context.close()

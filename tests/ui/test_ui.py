@@ -570,6 +570,14 @@ def test_the_game_length_chart_marks_the_round_cap_with_a_line_and_a_label_in_bo
     assert view.cap_label.text == f"Tope de rondas ({DEFAULT_MAX_ROUNDS}): 1 partida acabó ahí y ganó el más rico"
 
 
+def test_the_probability_tabs_dice_chart_is_bars_against_the_exact_probabilities_as_markers() -> None:
+    from bokeh.models import Line, Scatter, VBar
+
+    glyphs = [r.glyph for r in ProbabilityView(model=GameModel()).dice_chart.renderers]
+    assert any(isinstance(g, VBar) for g in glyphs) and any(isinstance(g, Scatter) for g in glyphs)
+    assert not any(isinstance(g, Line) for g in glyphs)
+
+
 def test_game_lengths_bins_by_twenty_player_turns_and_finds_where_the_cap_begins() -> None:
     bars, cap_at, capped = game_lengths([_record(0, 19, False), _record(1, 20, False), _record(2, 2050, True)])
     assert bars == {"turns": [10, 30, 2050], "games": [1, 1, 1]} and (cap_at, capped) == (2050, 1)
