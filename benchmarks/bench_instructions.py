@@ -49,9 +49,11 @@ def build_path(tree: Path, build: str) -> Path:
 def count(tree: Path, build: str, preset: str, games: int, bot: str = "basic") -> tuple[int, int]:
     """(instructions, player-turns) of a process playing ``games`` games of ``preset`` by four ``bot`` on ``build`` of ``tree``."""
     code = CHILD.format(benchmarks=str(ROOT / "benchmarks"), preset=preset, games=games, bot=bot)
-    # a fixed hash seed: string hashing otherwise changes the order of sets from process to process, and with it
-    # the work of the warm-up run that is subtracted (the trading bots' counts scattered by millions)
-    env = {**os.environ, "PYTHONPATH": str(build_path(tree, build)), "PYTHONHASHSEED": "0"}
+    # a fixed hash seed, and one BLAS thread for the exact chain the trading bots solve: a BLAS thread that spins
+    # while it waits, or string hashing that changes the order of sets, made the warm-up run that is subtracted do
+    # more or less work from process to process (the trading bots' counts scattered by millions)
+    env = {**os.environ, "PYTHONPATH": str(build_path(tree, build)), "PYTHONHASHSEED": "0",
+           "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-P", "-c", code],
                          env=env, capture_output=True, text=True, check=True, cwd=tree)
     found = re.search(r"Collected : (\d+)", out.stderr)
