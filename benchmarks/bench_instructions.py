@@ -1,9 +1,10 @@
 """The engine's work per player-turn in machine instructions, counted by Valgrind's callgrind: a figure other work
 on a shared machine does not change.
 
-    python benchmarks/bench_instructions.py [--games 20] [--presets standard laspoly] [--builds pure,compiled] [--before REV]
+    python benchmarks/bench_instructions.py [--games 20] [--presets standard laspoly] [--builds pure,compiled] [--bots basic,dealer] [--before REV]
 
-A batch of seeded 4-player games of ``basic`` bots (as ``bench_engine.py`` plays them) runs under
+A batch of seeded 4-player games of ``basic`` bots (as ``bench_engine.py`` plays them; ``--bots`` names other
+temperaments, such as the default trading bot ``dealer``, each measured on its own) runs under
 ``valgrind --tool=callgrind`` once with ``--games`` games and once with none; the difference in
 instructions, over the player-turns played, is the work of one player-turn.  Timings on a busy 2-core
 machine scatter by 20% or more from run to run; this count repeats to within a fraction of a percent, so
@@ -34,9 +35,9 @@ CHILD = """
 import sys
 sys.path.insert(0, {benchmarks!r})
 from bench_engine import run_batch
-run_batch({preset!r}, 2, 200)
+run_batch({preset!r}, 2, 200, {bot!r})
 if {games}:
-    print("turns", run_batch({preset!r}, {games}, 200)[1])
+    print("turns", run_batch({preset!r}, {games}, 200, {bot!r})[1])
 """
 
 
@@ -45,10 +46,14 @@ def build_path(tree: Path, build: str) -> Path:
     return tree / "build" / "compiled" if build == "compiled" else tree
 
 
-def count(tree: Path, build: str, preset: str, games: int) -> tuple[int, int]:
-    """(instructions, player-turns) of a process playing ``games`` games of ``preset`` on ``build`` of ``tree``."""
-    code = CHILD.format(benchmarks=str(ROOT / "benchmarks"), preset=preset, games=games)
-    env = {**os.environ, "PYTHONPATH": str(build_path(tree, build))}
+def count(tree: Path, build: str, preset: str, games: int, bot: str = "basic") -> tuple[int, int]:
+    """(instructions, player-turns) of a process playing ``games`` games of ``preset`` by four ``bot`` on ``build`` of ``tree``."""
+    code = CHILD.format(benchmarks=str(ROOT / "benchmarks"), preset=preset, games=games, bot=bot)
+    # a fixed hash seed, and one BLAS thread for the exact chain the trading bots solve: a BLAS thread that spins
+    # while it waits, or string hashing that changes the order of sets, made the warm-up run that is subtracted do
+    # more or less work from process to process (the trading bots' counts scattered by millions)
+    env = {**os.environ, "PYTHONPATH": str(build_path(tree, build)), "PYTHONHASHSEED": "0",
+           "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-P", "-c", code],
                          env=env, capture_output=True, text=True, check=True, cwd=tree)
     found = re.search(r"Collected : (\d+)", out.stderr)
@@ -58,10 +63,10 @@ def count(tree: Path, build: str, preset: str, games: int) -> tuple[int, int]:
     return int(found.group(1)), int(turns.group(1)) if turns else 0
 
 
-def per_turn(tree: Path, build: str, preset: str, games: int) -> tuple[float, int]:
+def per_turn(tree: Path, build: str, preset: str, games: int, bot: str = "basic") -> tuple[float, int]:
     """Instructions per player-turn (the batch's count less the warm-up's), and the player-turns counted."""
-    base, _ = count(tree, build, preset, 0)
-    total, turns = count(tree, build, preset, games)
+    base, _ = count(tree, build, preset, 0, bot)
+    total, turns = count(tree, build, preset, games, bot)
     return (total - base) / turns, turns
 
 
@@ -82,6 +87,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20)
     parser.add_argument("--presets", nargs="+", default=["standard", "laspoly"])
     parser.add_argument("--builds", default="pure,compiled")
+    parser.add_argument("--bots", default="basic", help="temperaments measured one after another (basic,dealer)")
     parser.add_argument("--before", help="an earlier commit to measure beside this one")
     args = parser.parse_args()
     if shutil.which("valgrind") is None:
@@ -92,14 +98,15 @@ def main() -> None:
         trees["before"] = before_tree(args.before)
         if "compiled" in builds:
             compiled_before(trees["before"])
-    print(f"{args.games} seeded four-player games of 'basic' bots per figure, instructions per player-turn (callgrind)")
-    for preset in args.presets:
-        for build in builds:
-            figures = {name: per_turn(tree, build, preset, args.games) for name, tree in trees.items()}
-            line = f"{preset:9} {build:9} " + "  ".join(f"{name}: {ipt:,.0f} ({turns} turns)" for name, (ipt, turns) in figures.items())
-            if "before" in figures:
-                line += f"  this/before: {figures['this'][0] / figures['before'][0]:.3f}"
-            print(line, flush=True)
+    print(f"{args.games} seeded four-player games of one temperament per figure, instructions per player-turn (callgrind)")
+    for bot in args.bots.split(","):
+        for preset in args.presets:
+            for build in builds:
+                figures = {name: per_turn(tree, build, preset, args.games, bot) for name, tree in trees.items()}
+                line = f"{bot:7} {preset:9} {build:9} " + "  ".join(f"{name}: {ipt:,.0f} ({turns} turns)" for name, (ipt, turns) in figures.items())
+                if "before" in figures:
+                    line += f"  this/before: {figures['this'][0] / figures['before'][0]:.3f}"
+                print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -11,14 +11,17 @@ from __future__ import annotations
 import math
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import asdict, dataclass, field
+from itertools import compress, repeat
+from operator import attrgetter, is_
 from typing import Any
 
 from laspoly.analysis.stats import binomial_two_sided_p, goodness_of_fit, percentile, wilson
 from laspoly.bots.registry import DEFAULT_BOT, make_bot
-from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_bot_turns
+from laspoly.bots.runner import DEFAULT_MAX_ROUNDS, play_bot_turns, young_collections_batched
 from laspoly.engine import events as E
 from laspoly.engine.game import Game
 from laspoly.errors import LaspolyError, RuleOptionError
@@ -87,17 +90,24 @@ def play_one(spec: Spec, index: int) -> GameRecord:
     play_bot_turns(game, bots, until=(lambda g: g.turns > cap) if cap else None)
     if not game.is_over:
         game.end_by_cap()
-    landings = [0] * len(game.fields)
-    for e in game.log:
-        if type(e) is E.Moved:
-            landings[e.dst] += 1
+    log = game.log
+    # each move's destination counted by iterators that run in C: a long game logs tens of thousands of events
+    moves = compress(log, map(is_, map(type, log), repeat(E.Moved)))
+    counted = Counter(map(attrgetter("dst"), moves))
+    landings = [counted[j] for j in range(len(game.fields))]
     return GameRecord(index, seed, seats, game.first, game.winner, min(game.turns, cap) if cap else game.turns,
                       game.round, game.end_reason == "net_worth", tuple(landings))
 
 
 def play_many(spec: Spec, indices: Sequence[int]) -> list[GameRecord]:
-    """A worker's share: play each game index (top-level, so processes and Dask can run it)."""
-    return [play_one(spec, i) for i in indices]
+    """A worker's share: play each game index (top-level, so processes and Dask can run it).
+
+    Young collections stay batched for the whole share, not only while each game's bots play: put back
+    between two short games, the threshold made the collector walk each finished game's event log, which
+    cost about 5% of a run of trading bots' games.
+    """
+    with young_collections_batched():
+        return [play_one(spec, i) for i in indices]
 
 
 def _chunks(games: int, size: int) -> list[list[int]]:

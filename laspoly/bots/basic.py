@@ -179,9 +179,17 @@ class BasicBot(Bot):
         checked by the engine's ``is_legal``, so a turn with nothing to build
         costs a few list look-ups.
         """
+        owner, version = game.owner, game.owner_version  # the groups owned whole, found again only when an owner changed
+        seen_owner, seen_version, seen_me = self._groups_seen
+        if owner is not seen_owner or version != seen_version or me != seen_me:
+            self._groups = [g for g in game.board_groups if owner[g[0]] == me and all(owner[j] == me for j in g)]
+            self._groups_seen = (owner, version, me)
+        groups = self._groups
+        if not groups:
+            return None
         budget = game.players[me].cash - self.reserve
         mortgaged = game.mortgaged
-        for streets in self._complete_groups(game, me):
+        for streets in groups:
             held = -1  # the group's first mortgaged street
             for j in streets:
                 if mortgaged[j]:
@@ -197,15 +205,6 @@ class BasicBot(Bot):
                 if game.is_legal(action):
                     return action
         return None
-
-    def _complete_groups(self, game: Observation, me: int) -> list[tuple[int, ...]]:
-        """The colour groups ``me`` owns whole, recomputed only when ownership changed."""
-        owner = game.owner
-        seen_owner, seen_version, seen_me = self._groups_seen
-        if owner is not seen_owner or game.owner_version != seen_version or me != seen_me:
-            self._groups = [g for g in game.board_groups if owner[g[0]] == me and all(owner[j] == me for j in g)]
-            self._groups_seen = (owner, game.owner_version, me)
-        return self._groups
 
     def _candidate(self, game: Observation, streets: tuple[int, ...]) -> tuple[int, str] | None:
         """The one building this bot would put on a group next: (street, building), or None."""
@@ -231,16 +230,25 @@ class BasicBot(Bot):
 
     def _raise_money(self, game: Observation, me: int) -> A.Action:
         """Sell buildings from the most built street, then mortgage, then sell to the bank."""
-        mine = game.owned_by(me)
-        built = [j for j in mine if game.level[j] or game.factory[j]]
-        if built:
-            j = max(built, key=lambda k: (game.factory[k], game.level[k]))
-            return A.SellBuilding(me, j)
-        for j in sorted(mine, key=lambda k: game.fields[k].mortgage):
-            if not game.mortgaged[j]:
-                a: A.Action = A.Mortgage(me, j)
-                return a if game.is_legal(a) else A.SellProperty(me, j)
-        raise RuntimeError("a debtor with nothing left to sell")  # the engine bankrupts such a player at once
+        # plain loops over the board, in board order: the first of the most built streets (a factory first, then
+        # the highest level), else the first of the unmortgaged properties with the lowest mortgage value
+        owner, level, factory = game.owner, game.level, game.factory
+        top, top_factory, top_level = -1, False, 0
+        for j in range(len(owner)):
+            if owner[j] == me and (level[j] or factory[j]):
+                if top < 0 or factory[j] > top_factory or (factory[j] == top_factory and level[j] > top_level):
+                    top, top_factory, top_level = j, factory[j], level[j]
+        if top >= 0:
+            return A.SellBuilding(me, top)
+        mortgaged, fields = game.mortgaged, game.fields
+        low, low_value = -1, 0
+        for j in range(len(owner)):
+            if owner[j] == me and not mortgaged[j] and (low < 0 or fields[j].mortgage < low_value):
+                low, low_value = j, fields[j].mortgage
+        if low < 0:
+            raise RuntimeError("a debtor with nothing left to sell")  # the engine bankrupts such a player at once
+        a: A.Action = A.Mortgage(me, low)
+        return a if game.is_legal(a) else A.SellProperty(me, low)
 
     def _bid(self, game: Observation, me: int) -> A.Action:
         au = game.auction

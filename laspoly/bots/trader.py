@@ -81,7 +81,7 @@ class TradingBot(BasicBot):
             offer = self._propose(game, me)
             if offer is not None:
                 return offer
-        return super()._turn(game, me)
+        return BasicBot._turn(self, game, me)  # named, not super(): a super object made on every decision costs more than the call
 
     # -- answering
     def accepts(self, game: Observation, me: int, o: TradeOffer) -> bool:
@@ -176,10 +176,10 @@ class TradingBot(BasicBot):
             for k, held in enumerate(holders_of):  # a swap: the streets that complete a group of the rival's
                 if k != i and held == pair:
                     gives.append(tuple(j for j in groups[k] if owner[j] == me))
-            if mine_spare is None:
-                mine_spare = [j for g, held in zip(groups, holders_of, strict=True) if len(held - {me, -1})
+            if mine_spare is None:  # a group a rival holds part of: one holder besides this bot and "nobody" (-1)
+                mine_spare = [j for g, held in zip(groups, holders_of, strict=True) if len(held) > (me in held) + (-1 in held)
                               for j in g if owner[j] == me and not level[j] and not factory[j]]
-            gives += [(j,) for j in mine_spare if j not in missing and j not in group]
+            gives += [(j,) for j in mine_spare if j not in group]  # the missing streets are the group's
             out += [(rival, give, missing) for give in gives]
         return out
 
@@ -226,4 +226,4 @@ class TradingBot(BasicBot):
         bid = au.high + max(10, game.fields[au.field].price // 10)
         if bid <= limit and game.players[me].cash - bid > self.reserve:
             return A.PlaceBid(me, bid)
-        return A.PassAuction(me)
+        return A.PASS_AUCTION[me]  # the shared value, as BasicBot hands out

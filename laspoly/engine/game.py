@@ -114,15 +114,16 @@ class Game:
         the_board: Board = board or the_preset.board
         the_rules: RuleOptions = the_preset.rules.with_overrides(rules)
         if isinstance(players, int) and not isinstance(players, bool):
+            # the names made here are printable and differ: checking them again cost a simulated game a few percent
             names: Any = [f"Player {i + 1}" for i in range(check_player_count(players))]
         else:
             names = players
-        if not isinstance(names, list | tuple):
-            raise SetupError(f"players must be a count or a list of names, not {type(names).__name__}")
-        check_player_count(len(names))
-        names = [clean_name(n) for n in names]
-        if len({name_key(n) for n in names}) != len(names):
-            raise SetupError("players' names must differ")
+            if not isinstance(names, list | tuple):
+                raise SetupError(f"players must be a count or a list of names, not {type(names).__name__}")
+            check_player_count(len(names))
+            names = [clean_name(n) for n in names]
+            if len({name_key(n) for n in names}) != len(names):
+                raise SetupError("players' names must differ")
         if max_rounds is not None and (isinstance(max_rounds, bool) or not isinstance(max_rounds, int) or max_rounds < 1):
             raise SetupError(f"max_rounds must be a positive whole number, not {max_rounds!r}")
         script = parse_dice_script(dice)

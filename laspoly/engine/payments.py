@@ -286,10 +286,18 @@ def next_turn(s: GameState) -> None:
 
 
 def prune_offers(s: GameState) -> None:
-    for k in list(s.offers):
-        if offer_problem(s, s.offers[k]):
-            del s.offers[k]
-            emit(s, E.TradeLapsed(k))
+    """Drop the offers that no longer match what the players own (L16); only the fact of a problem counts, not its words."""
+    lapsed: list[int] = []
+    s.quiet += 1
+    try:
+        for k in list(s.offers):
+            if offer_problem(s, s.offers[k]):
+                lapsed.append(k)
+    finally:
+        s.quiet -= 1
+    for k in lapsed:
+        del s.offers[k]
+        emit(s, E.TradeLapsed(k))
 
 
 def after_landing(s: GameState, p: Player) -> None:

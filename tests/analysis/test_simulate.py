@@ -91,3 +91,31 @@ def test_cli_analysis_commands_print_json_tables_and_csv(tmp_path, capsys) -> No
     assert "equal win rates" in capsys.readouterr().out
     assert main(["markov", "--rule", "jail_exit=nope"]) == 2
     assert "jail_exit" in capsys.readouterr().err
+
+
+def test_a_share_of_simulated_games_keeps_young_collections_batched_between_its_games(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Put back between two short games, the collector's threshold made it walk each finished game's log."""
+    import gc
+
+    from laspoly.analysis import simulate as simulate_module
+    from laspoly.bots.runner import BATCHED_YOUNG_COLLECTIONS
+
+    seen: list[int] = []
+    real_play_one = simulate_module.play_one
+    monkeypatch.setattr(simulate_module, "play_one", lambda spec, i: seen.append(gc.get_threshold()[0]) or real_play_one(spec, i))
+    before = gc.get_threshold()
+    records = simulate_module.play_many(simulate_module.Spec("standard"), range(3))
+    assert [r.index for r in records] == [0, 1, 2] and seen == [BATCHED_YOUNG_COLLECTIONS] * 3 and gc.get_threshold() == before
+
+
+def test_a_simulated_games_landings_count_its_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    from laspoly.analysis import simulate as simulate_module
+    from laspoly.engine import events as E
+
+    games: list[object] = []
+    real_game = simulate_module.Game
+    monkeypatch.setattr(simulate_module, "Game", lambda *a, **k: games.append(real_game(*a, **k)) or games[-1])
+    record = simulate_module.play_one(simulate_module.Spec("standard"), 0)
+    log = games[0].log  # type: ignore[attr-defined]
+    assert list(record.landings) == [sum(1 for e in log if type(e) is E.Moved and e.dst == j) for j in range(len(record.landings))]
+    assert sum(record.landings) > 0

@@ -136,7 +136,10 @@ def test_the_instructions_benchmark_counts_a_player_turn_as_the_batch_less_the_w
     monkeypatch.syspath_prepend(str(BENCHMARKS))
     bench = importlib.import_module("bench_instructions")
     counts = {0: (1_000_000, 0), 20: (1_600_000, 10)}
-    monkeypatch.setattr(bench, "count", lambda tree, build, preset, games: counts[games])
+    asked: list[str] = []
+    monkeypatch.setattr(bench, "count", lambda tree, build, preset, games, bot="basic": asked.append(bot) or counts[games])
     assert bench.per_turn(BENCHMARKS.parent, "pure", "standard", 20) == (60_000.0, 10)
+    assert bench.per_turn(BENCHMARKS.parent, "pure", "standard", 20, "dealer") == (60_000.0, 10)
+    assert asked == ["basic", "basic", "dealer", "dealer"]
     assert bench.build_path(BENCHMARKS.parent, "compiled") == BENCHMARKS.parent / "build" / "compiled"
     sys.modules.pop("bench_instructions", None)
