@@ -13,9 +13,15 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from laspoly.server.store import Store
 
 
 def free_port() -> int:
@@ -82,3 +88,26 @@ def start_server(db_url: str, port: int | None = None, num_procs: int = 1, log: 
     return proc, url
 
 
+def stop_server(proc: subprocess.Popen[bytes], timeout: float = 10) -> None:
+    """Stop a server asked to end; one that does not end within ``timeout`` seconds is killed."""
+    proc.terminate()
+    try:
+        proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@contextmanager
+def serving_rooms(folder: Path) -> Iterator[tuple[str, Store]]:
+    """``laspoly serve`` with a database of its own in ``folder``: its address (no trailing slash) and its store.
+
+    A test module's rooms are opened in the store and visited at the address, each with its owner's link.
+    """
+    from laspoly.server.store import open_store
+
+    db = f"sqlite:///{folder / 'rooms.db'}"
+    proc, url = start_server(db)
+    try:
+        yield url.rstrip("/"), open_store(db)
+    finally:
+        stop_server(proc)

@@ -9,19 +9,19 @@ a 1920 x 1080 projector draws field names of 20 px or more and the "to play" bad
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from pages import DEEP, settled
 from playwright.sync_api import Page, expect
+from servers import serving_rooms
 from test_browser import _button, _errors, _open
 
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.server.rooms import join_room, new_owner_key, open_room, owner_link, seat_token
-from laspoly.server.store import Store, open_store
+from laspoly.server.store import Store
 from laspoly.ui.board import SIDE, cell_xy
 from laspoly.ui.model import GameModel
 
@@ -35,16 +35,8 @@ TURN_BUTTONS = ("Roll", "End turn", "Next", "Autoplay", "Run to end", "Undo")
 @pytest.fixture(scope="module")
 def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
     """A ``laspoly serve`` of this module's own, and its store, in which the tests open rooms."""
-    from servers import start_server
-
-    db = f"sqlite:///{tmp_path_factory.mktemp('layout') / 'rooms.db'}"
-    proc, url = start_server(db)
-    yield url.rstrip("/"), open_store(db)
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with serving_rooms(tmp_path_factory.mktemp("layout")) as served:
+        yield served
 
 
 def _page(browser: Any, width: int, height: int) -> Page:

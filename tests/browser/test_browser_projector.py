@@ -10,7 +10,6 @@ shows a QR code of each link and a copy button that puts it on the clipboard.
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -19,12 +18,13 @@ import pytest
 import segno
 from pages import settled
 from playwright.sync_api import Page, expect
+from servers import serving_rooms
 from test_browser import _button, _errors
 
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.server.rooms import new_owner_key, open_room, owner_link
-from laspoly.server.store import Store, open_store
+from laspoly.server.store import Store
 from laspoly.ui.board import centre_data
 from laspoly.ui.i18n import tr
 from laspoly.ui.model import GameModel
@@ -44,16 +44,8 @@ CONTROLS = "button, input, select, textarea, [role=button], [role=tab], [role=sl
 @pytest.fixture(scope="module")
 def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
     """A ``laspoly serve`` of this module's own, and its store, in which the tests open rooms."""
-    from servers import start_server
-
-    db = f"sqlite:///{tmp_path_factory.mktemp('projector') / 'rooms.db'}"
-    proc, url = start_server(db)
-    yield url, open_store(db)
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with serving_rooms(tmp_path_factory.mktemp("projector")) as served:
+        yield served
 
 
 def _room(room_server: tuple[str, Store], lang: str) -> tuple[str, dict[str, str], Game]:
