@@ -50,7 +50,7 @@ import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -113,18 +113,28 @@ def _roll_draws_a_card(game: Game) -> bool:
     return any(isinstance(e, E.CardDrawn) for e in new) and not any(isinstance(e, E.Rolled) and e.d1 == e.d2 for e in new)
 
 
-def find_position(preset: str, seeds: range = range(1, 200)) -> Game:
-    """The first position, over seeds, where the first player's turn begins on a rich board and their roll draws a card."""
+def _bots(seed: int) -> list[Any]:
+    return [make_bot(t, seed=seed + i) for i, t in enumerate(TEMPERS)]
+
+
+def _first_position(found: Callable[[Game], bool], what: str, seeds: range, preset: str = "laspoly") -> Game:
+    """The first position, over seeds, where ``found`` holds in a game the bots play; ``what`` names it in the error."""
     for seed in seeds:
         game = Game(list(NAMES), preset=preset, seed=seed, max_rounds=400)
-        bots = [make_bot(t, seed=seed + i) for i, t in enumerate(TEMPERS)]
+        bots = _bots(seed)
         while not game.is_over and game.turns < 600:
-            if (game.actor == 0 and game.phase == TURN and game.rolls_due and not game.claims and not game.offers
-                    and not game.players[0].in_prison and not _turn_has_begun(game) and _is_rich(game)
-                    and _roll_draws_a_card(game)):
+            if found(game):
                 return game
             game.apply(bots[game.actor].choose(game.observe()))
-    raise SystemExit(f"no position found for {preset} in seeds {seeds.start}-{seeds.stop - 1}")
+    raise SystemExit(f"no {what} found in seeds {seeds.start}-{seeds.stop - 1}")
+
+
+def find_position(preset: str, seeds: range = range(1, 200)) -> Game:
+    """The first position, over seeds, where the first player's turn begins on a rich board and their roll draws a card."""
+    return _first_position(lambda game: (game.actor == 0 and game.phase == TURN and game.rolls_due and not game.claims
+                                         and not game.offers and not game.players[0].in_prison
+                                         and not _turn_has_begun(game) and _is_rich(game) and _roll_draws_a_card(game)),
+                           f"position for {preset}", seeds, preset)
 
 
 #: The states ``--states`` pictures: the live odds on, predict-then-roll on, a rent for the person to claim, a bot's offer,
@@ -146,24 +156,13 @@ def parse_states(text: str) -> list[str]:
     return list(dict.fromkeys(names))
 
 
-def _bots(seed: int) -> list[Any]:
-    return [make_bot(t, seed=seed + i) for i, t in enumerate(TEMPERS)]
-
-
 def find_claim(seeds: range = range(1, 200), preset: str = "classic") -> Game:
     """The first position, over seeds, where a bot has just landed on the person's (seat 0's) property and owes a rent to claim.
 
     Rents wait to be claimed (C6, S9) in the classic and Sculptprice presets, not in Las Poly's.
     """
-    for seed in seeds:
-        game = Game(list(NAMES), preset=preset, seed=seed, max_rounds=400)
-        bots = _bots(seed)
-        while not game.is_over and game.turns < 600:
-            if game.actor != 0 and any(owner == 0 for (_, owner, _, _) in game.claims) and \
-                    sum(1 for o in game.owner if o == 0) >= 3:
-                return game
-            game.apply(bots[game.actor].choose(game.observe()))
-    raise SystemExit(f"no claim found in seeds {seeds.start}-{seeds.stop - 1}")
+    return _first_position(lambda game: (game.actor != 0 and any(owner == 0 for (_, owner, _, _) in game.claims)
+                                         and sum(1 for o in game.owner if o == 0) >= 3), "claim", seeds, preset)
 
 
 def _offer(game: Game) -> A.ProposeTrade | None:
@@ -206,14 +205,8 @@ def find_offer(seeds: range = range(1, 200)) -> Game:
 def find_buy(seeds: range = range(1, 200)) -> Game:
     """The first position, over seeds, where the person (seat 0) has landed on a street nobody owns, on a board others own
     fields of: buy it or not."""
-    for seed in seeds:
-        game = Game(list(NAMES), seed=seed, max_rounds=400)
-        bots = _bots(seed)
-        while not game.is_over and game.turns < 600:
-            if game.actor == 0 and game.phase == BUYING and sum(1 for o in game.owner if o >= 0) >= 6:
-                return game
-            game.apply(bots[game.actor].choose(game.observe()))
-    raise SystemExit(f"no purchase found in seeds {seeds.start}-{seeds.stop - 1}")
+    return _first_position(lambda game: game.actor == 0 and game.phase == BUYING and sum(1 for o in game.owner if o >= 0) >= 6,
+                           "purchase", seeds)
 
 
 def find_winner(seed: int = 1) -> Game:
