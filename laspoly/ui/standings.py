@@ -76,6 +76,27 @@ FINAL_PHONE_CSS = """
 }
 """.replace("PHONE", PHONE)
 
+#: The Players tab's table on a phone: a card per player, its name and seat on the first line, its cash, net worth and
+#: get-out cards each under its own header's word on the next, then its status and properties (when it has any) on lines
+#: of their own; the header row stays for screen readers.  Seven columns side by side are wider than a phone.
+PLAYERS_PHONE_CSS = """
+@media PHONE {
+  .lp-players, .lp-players tbody { display: block; width: 100%; }
+  .lp-players thead { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+  .lp-players tr { display: grid; grid-template-columns: repeat(3, minmax(0, 1fr)); column-gap: 8px;
+                   border-bottom: 1px solid #ddd; padding: 4px 0; }
+  .lp-players td { display: block; border: 0; padding: 1px 2px; overflow-wrap: anywhere; }
+  .lp-players td:empty { display: none; }
+  .lp-players .lp-num { text-align: left; white-space: normal; }
+  .lp-players td[data-label]::before { content: attr(data-label); display: block; font-size: 0.8em; color: #555; }
+  .lp-players tr > :nth-child(1) { grid-column: 1 / 3; font-weight: bold; }
+  .lp-players tr > :nth-child(2) { order: 1; }
+  .lp-players tr > :nth-child(3), .lp-players tr > :nth-child(4), .lp-players tr > :nth-child(6) { order: 2; }
+  .lp-players tr > :nth-child(5) { order: 3; grid-column: 1 / -1; }
+  .lp-players tr > :nth-child(7) { order: 4; grid-column: 1 / -1; }
+}
+""".replace("PHONE", PHONE)
+
 
 def cash_chart_data(model: GameModel) -> dict[str, list[Any]]:
     """One line per player: the cash at the end of every turn so far."""

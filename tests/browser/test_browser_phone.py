@@ -8,20 +8,20 @@ Also, in a browser, that each new page draws its own seed and shows it, and ``?s
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from pages import DEEP, settled
 from playwright.sync_api import Page, expect
+from servers import serving_rooms
 from test_browser import _button, _errors, _open
 from test_browser_page import _prepare
 
 from laspoly.engine import actions as A
 from laspoly.engine.game import Game
 from laspoly.server.rooms import new_owner_key, open_room, owner_link
-from laspoly.server.store import Store, open_store
+from laspoly.server.store import Store
 from laspoly.ui.board import SIDE, cell_xy
 
 pytestmark = pytest.mark.browser
@@ -70,6 +70,20 @@ def _inside(box: list[float], width: int, height: int) -> bool:
     return left >= -0.5 and top >= -0.5 and right <= width + 0.5 and bottom <= height + 0.5
 
 
+def _target_in_first_screen(page: Page, name: str, width: int, height: int) -> dict[str, float]:
+    """The button ``name``'s box, once checked to be a 44 px target lying whole in the phone's first screen."""
+    box = _button(page, name).bounding_box()
+    assert box is not None and box["height"] >= 44 and box["width"] >= 44, f"{name} is a 44 px target: {box}"
+    assert box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5, f"{name} is in the first screen: {box}"
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, f"{name} is within the screen's width: {box}"
+    return box
+
+
+def _laid_out_at_its_width(page: Page, width: int) -> bool:
+    """Whether the page is laid out at the phone's own width: nothing scrolls sideways, nor is the page zoomed out."""
+    return bool(page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]") == [width, width])
+
+
 def _tap_field(page: Page, field: int) -> None:
     box = page.locator("canvas").first.bounding_box()
     assert box is not None
@@ -104,9 +118,7 @@ def test_a_phone_shows_the_whole_board_the_turn_the_cash_and_the_pot_with_big_bu
     assert _inside(found["turn"], width, height), f"whose turn it is, in view: {found}"
     assert len(found["cash"]) == 3 and all(_inside(c, width, height) for c in found["cash"]), f"every cash in view: {found}"
     for name in (words["roll"], words["next"]):
-        box = _button(page, name).bounding_box()
-        assert box is not None and box["height"] >= 44 and box["width"] >= 44, f"{name} is a 44 px target: {box}"
-        assert box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5, f"{name} is in the first screen: {box}"
+        _target_in_first_screen(page, name, width, height)
 
     _tap_field(page, 6)  # a street: its card shows in the middle of the board
     page.wait_for_function(f"{MEASURE}.picked[0].startsWith('{words['tapped']}')", timeout=15_000)
@@ -147,16 +159,8 @@ def test_each_new_page_draws_its_own_seed_and_a_seed_in_the_address_reproduces_o
 @pytest.fixture(scope="module")
 def room_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Store]]:
     """A ``laspoly serve`` of this module's own, and its store, in which the tests open rooms of a game as it stands."""
-    from servers import start_server
-
-    db = f"sqlite:///{tmp_path_factory.mktemp('phone') / 'rooms.db'}"
-    proc, url = start_server(db)
-    yield url.rstrip("/"), open_store(db)
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
+    with serving_rooms(tmp_path_factory.mktemp("phone")) as served:
+        yield served
 
 
 #: A long name, so that a name's width is part of what must fit.
@@ -197,15 +201,11 @@ def test_a_decisions_buttons_are_in_a_phones_first_screen_under_roll_as_44_px_ta
     expect(_button(page, words["buy"])).to_be_enabled()
     page.evaluate(DEEP)
     settled(page)
-    assert page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]") == [width, width], "nothing sideways"
+    assert _laid_out_at_its_width(page, width), "nothing sideways"
     turn = page.locator(".lp-turn-title").first.bounding_box()
     assert turn is not None and turn["y"] >= 0 and turn["y"] + turn["height"] <= height + 0.5, f"whose turn, in view: {turn}"
-    boxes = {}
-    for name in (words["buy"], words["decline"], words["roll"], words["end"]):
-        box = boxes[name] = _button(page, name).bounding_box()
-        assert box is not None and box["height"] >= 44 and box["width"] >= 44, f"{name} is a 44 px target: {box}"
-        assert box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5, f"{name} is in the first screen: {box}"
-        assert box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, f"{name} is within the screen's width: {box}"
+    boxes = {name: _target_in_first_screen(page, name, width, height)
+             for name in (words["buy"], words["decline"], words["roll"], words["end"])}
     assert boxes[words["buy"]]["y"] > boxes[words["roll"]]["y"], "the decision sits under Roll and End turn, which stay put"
     _button(page, words["buy"]).tap()
     expect(page.locator(".lp-card-cash").first).to_have_text("1220 LPD")  # the tap bought the street for 80 LPD
@@ -250,7 +250,7 @@ def test_a_phones_winner_screen_fits_its_width_and_rematch_is_a_44_px_tap_away(
     assert found["outside"] == [], f"the winner screen runs past the screen's edge: {found['outside']}"
     assert f"BUTTON {words['rematch']}" in found["seen"], found["seen"]  # the buttons were measured
     assert any(text.startswith("SPAN ") and ", " in text for text in found["seen"]), found["seen"]  # and the winner's fields
-    assert page.evaluate("[document.scrollingElement.scrollWidth, innerWidth]") == [width, width], "nothing sideways"
+    assert _laid_out_at_its_width(page, width), "nothing sideways"
     rematch.scroll_into_view_if_needed()
     box = rematch.bounding_box()
     assert box is not None and box["height"] >= 44 and box["x"] >= 0 and box["x"] + box["width"] <= width + 0.5, box
@@ -258,5 +258,40 @@ def test_a_phones_winner_screen_fits_its_width_and_rematch_is_a_44_px_tap_away(
         rematch.tap()
     expect(_button(page, words["roll"])).to_be_enabled(timeout=60_000)
     expect(page.locator(".lp-winner")).to_be_hidden()
+    assert errors == []
+    page.context.close()
+
+
+#: Each player's cash, as the Players tab's card shows it under its word, read from the page.
+PLAYER_CARDS = """() => lpDeep('table.lp-players tbody tr').map((tr) => {
+  const cells = [...tr.children];
+  const r = tr.getBoundingClientRect();
+  return {name: cells[0].textContent.trim(), cash: cells[2].textContent.trim(), left: r.left, right: r.right,
+          label: getComputedStyle(cells[2], '::before').content};
+})"""
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_the_players_tab_on_a_phone_is_a_card_per_player_with_each_value_under_its_word_and_nothing_sideways(
+        room_server: tuple[str, Store], browser: Any, lang: str) -> None:
+    from laspoly.bots.registry import make_bot
+
+    game = Game(list(LONG_NAMES), seed=11)
+    bots = [make_bot("dealer", seed=k) for k in range(3)]
+    while game.turns < 90:  # properties to list, and seven columns' worth of values
+        game.apply(bots[game.actor].choose(game.observe()))
+    page = _room_on_phone(room_server, browser, game, (390, 844), lang, "Roll")
+    errors = _errors(page)
+    page.locator(".bk-tab", has_text="Jugadores" if lang == "es" else "Players").first.tap()
+    page.evaluate(DEEP)
+    page.wait_for_function("lpDeep('table.lp-players tbody tr').length === 3", timeout=30_000)
+    settled(page)
+    assert _laid_out_at_its_width(page, 390), "the table is laid out at the phone's width, not zoomed out"
+    cards = page.evaluate(PLAYER_CARDS)
+    cash = "Dinero" if lang == "es" else "Cash"
+    for card, player in zip(cards, game.players, strict=True):
+        assert card["name"].endswith(player.name) and card["cash"] == game.money(player.cash), card
+        assert card["left"] >= 0 and card["right"] <= 390.5, f"{player.name}'s card is within the screen: {card}"
+        assert card["label"] == f'"{cash}"', f"the cash is shown under its word: {card}"
     assert errors == []
     page.context.close()
