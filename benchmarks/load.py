@@ -89,6 +89,9 @@ from laspoly.analysis.stats import percentile
 ROOT = Path(__file__).resolve().parent
 TURN = re.compile(r"Round \d+ \(turn (\d+)\)")
 LAB_DONE = re.compile(r"(\d+) games, seats rotated")
+#: A generous bound on a lab game's time in the pool: four trading bots' Las Poly games take one worker about 40 ms each
+#: on the pure-Python build of a 2-core machine whose other core serves the pages.  A lab not done by then is an error.
+LAB_SECONDS_PER_GAME = 0.12
 
 
 def free_port() -> int:
@@ -511,6 +514,8 @@ def run_round(k: int, args: argparse.Namespace, url: str, bases: list[str], db_u
     open_each = [p["open_sessions"] for p in before["per_process"]]
     players = [*lights, *pages]  # the sessions that follow a game
     deadline = time.monotonic() + args.turns / args.speed + 120
+    if labs:  # the round lasts until every lab has finished: the labs share the pool's workers, one chunk each at a time
+        deadline += labs * args.lab_games * LAB_SECONDS_PER_GAME
     while time.monotonic() < deadline:
         time.sleep(5)
         for p in pages:
