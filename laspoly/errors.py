@@ -10,7 +10,16 @@ from typing import Any
 
 
 class LaspolyError(ValueError):
-    """Base class for every error laspoly raises on bad input."""
+    """Base class for every error laspoly raises on bad input.
+
+    The message is English.  An error a person may meet on a page also names its words in the catalogues
+    (``laspoly/locale``): ``key`` and the ``values`` that fill it, so a page in another language can say the
+    same (:func:`laspoly.ui.i18n.said`).  An error without a key reads in English everywhere.
+    """
+
+    def __init__(self, message: str = "", key: str = "", **values: Any) -> None:
+        super().__init__(message)
+        self.key, self.values = key, values
 
 
 class IllegalActionError(LaspolyError):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from laspoly.bots.basic import Bot
 from laspoly.bots.registry import DEFAULT_OPPONENT, TEMPERAMENTS, canonical_bot, make_bot
@@ -36,10 +36,6 @@ class Refused(LaspolyError):
     The message is English; ``key`` and ``values`` name the dashboard's words for it, so a page in
     another language can say the same.
     """
-
-    def __init__(self, message: str, key: str = "", **values: Any) -> None:
-        super().__init__(message)
-        self.key, self.values = key, values
 
 
 def check_seat(kind: str) -> str:

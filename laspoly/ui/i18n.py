@@ -18,6 +18,7 @@ from typing import Any
 
 from laspoly.engine import words
 from laspoly.engine.words import LANGS, placeholders
+from laspoly.errors import LaspolyError
 
 __all__ = ["LANGS", "catalogue", "tr", "trn"]
 
@@ -40,3 +41,12 @@ def tr(key: str, lang: str = "en", preset: str | None = None, **values: Any) -> 
 def trn(key: str, count: int | float, lang: str = "en", preset: str | None = None, **values: Any) -> str:
     """The plural message ``key`` for ``count`` in ``lang``: "1 game", "2 games"; ``{n}`` is the count unless ``values`` give ``n``."""
     return words.plural(key, count, lang, preset, **values)
+
+
+def said(error: BaseException, lang: str = "en") -> str:
+    """An error as a person reads it in ``lang``: in the catalogue's words where it names them (its ``key``), else its
+    English message; an error among its values is said the same way."""
+    if not isinstance(error, LaspolyError) or not error.key:
+        return str(error)
+    values = {k: said(v, lang) if isinstance(v, BaseException) else v for k, v in error.values.items()}
+    return tr(error.key, lang, **values)

@@ -27,7 +27,7 @@ from laspoly.server.joining import NameTaken
 from laspoly.server.rooms import RoomTable, owner_link
 from laspoly.server.table import PERSON, default_seats
 from laspoly.ui.common import BUTTON_CSS, LANGUAGES, esc, is_served
-from laspoly.ui.i18n import tr, trn
+from laspoly.ui.i18n import said, tr, trn
 from laspoly.ui.model import DEFAULT_MAX_ROUNDS, GameModel, new_seed, with_lesson
 
 #: Players in a game joined from a class: people at the device plus bots.
@@ -104,7 +104,7 @@ class JoinView(Viewer):
         try:
             name = clean_name(name)
         except LaspolyError as exc:
-            self._refuse(tr("join.bad_name", lang, reason=str(exc)))
+            self._refuse(tr("join.bad_name", lang, reason=said(exc, lang)))
             return None
         if not (1 <= people <= MAX_PLAYERS and 0 <= bots and MIN_PLAYERS <= people + bots <= MAX_PLAYERS):
             self._refuse(tr("join.count", lang, people=trn("count.people", people, lang), bots=trn("count.bots", bots, lang), total=people + bots))
@@ -112,12 +112,12 @@ class JoinView(Viewer):
         try:
             names = [clean_name(n) for n in seat_names(name, people, bots)]
         except LaspolyError as exc:
-            self._refuse(tr("join.bad_name", lang, reason=str(exc)))
+            self._refuse(tr("join.bad_name", lang, reason=said(exc, lang)))
             return None
         try:
             game = Game(names, seed=new_seed() if self.seed is None else self.seed, max_rounds=DEFAULT_MAX_ROUNDS)
         except LaspolyError as exc:
-            self._refuse(tr("join.bad_name", lang, reason=str(exc)))
+            self._refuse(tr("join.bad_name", lang, reason=said(exc, lang)))
             return None
         seats = [PERSON] * people + default_seats(bots + 1)[1:]
         try:

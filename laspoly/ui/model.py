@@ -43,8 +43,8 @@ from laspoly.rules.options import parse_rule_args
 from laspoly.rules.presets import load_preset, preset_names
 from laspoly.server.classes import NewClass
 from laspoly.server.limits import ROOM_MAX_ACTIONS
-from laspoly.server.table import LocalTable, OwnedGame, Refused, Table, check_seat, default_seats
-from laspoly.ui.i18n import tr, trn
+from laspoly.server.table import LocalTable, OwnedGame, Table, check_seat, default_seats
+from laspoly.ui.i18n import said, tr, trn
 
 log = logging.getLogger("laspoly.ui")
 
@@ -218,7 +218,7 @@ class GameModel(param.Parameterized):
             overrides = parse_rule_args(rules.split()) if isinstance(rules, str) else dict(rules)
             game = Game(list(names), preset=preset, seed=seed, rules=overrides or None, dice=dice or None, max_rounds=max_rounds)
         except LaspolyError as exc:
-            return self._say(self.t("msg.could_not_start", error=exc))
+            return self._say(self.t("msg.could_not_start", error=said(exc, self.lang)))
         if self._open(game, kinds, lang or load_preset(preset).lang):
             self.minutes = minutes or None
             self.deadline = time.time() + 60 * minutes if minutes else None
@@ -271,7 +271,7 @@ class GameModel(param.Parameterized):
 
     def refusal(self, exc: LaspolyError) -> str:
         """An error as the person at the screen reads it: a refusal of the table in the page's words, others as they are."""
-        return self.t(exc.key, **exc.values) if isinstance(exc, Refused) and exc.key else str(exc)
+        return said(exc, self.lang)
 
     def _say(self, message: str) -> bool:
         """Show a refusal or an error and redraw; False, for the request that was not carried out."""
@@ -510,7 +510,7 @@ class GameModel(param.Parameterized):
             log.warning("refused: a save file of %d actions (the limit is %d)", exc.count, exc.limit)
             return _Loaded(error=self.t("msg.too_long", name=name, count=exc.count, limit=exc.limit))
         except LaspolyError as exc:
-            return _Loaded(error=self.t("msg.could_not_load", name=name, error=exc))
+            return _Loaded(error=self.t("msg.could_not_load", name=name, error=said(exc, self.lang)))
 
     def _read_and_store(self, raw: bytes, name: str) -> _Loaded:
         """Read a save file and, in a room, store it in a new room (one transaction).
@@ -565,9 +565,10 @@ class GameModel(param.Parameterized):
             game = Game.from_position(data)
             seats = [check_seat(p["seat"]) for p in position_of(game)["players"]]
         except LaspolyError as exc:
-            return self._say(f"Could not set up the position: {exc}")
+            return self._say(self.t("msg.position_failed", error=said(exc, self.lang)))
         about = position_of(game).get("about")
-        self.message = f"Playing from '{about['title'].get(self.lang) or about['title']['en']}'." if about else "Playing from the position."
+        self.message = (self.t("msg.position_from", title=about["title"].get(self.lang) or about["title"]["en"]) if about
+                        else self.t("msg.position"))
         if self._open(game, seats, self.lang):
             self._changed()
         return True
@@ -581,7 +582,7 @@ class GameModel(param.Parameterized):
         try:
             return self.table.create_class(name)
         except LaspolyError as exc:
-            self._say(str(exc))
+            self._say(said(exc, self.lang))
             return None
 
     def my_games(self) -> list[OwnedGame] | None:

@@ -41,7 +41,7 @@ from laspoly.ui.common import (
     words,
 )
 from laspoly.ui.common import is_served as _serving
-from laspoly.ui.i18n import tr
+from laspoly.ui.i18n import said, tr
 from laspoly.ui.model import GameModel, check_seed, new_seed
 from laspoly.ui.standings import PLAYERS_PHONE_CSS, STANDINGS_CSS, cash_chart, cash_chart_data
 
@@ -289,7 +289,7 @@ class SetupView(Viewer):
         try:  # an empty seed box draws a fresh seed; a typed one must be a seed a page takes
             seed = new_seed() if self.seed.value is None else check_seed(self.seed.value, self.model.lang)
         except SetupError as exc:
-            self.note.object = f"<p style='color:#b00020'>{esc(exc)}</p>"
+            self.note.object = f"<p style='color:#b00020'>{esc(said(exc, self.model.lang))}</p>"
             return
         ok = self.model.new_game(
             [w.value.strip() or blank[i] for i, w in enumerate(self.names[:n])], [w.value for w in self.seat_kinds[:n]], preset=self.preset.value,

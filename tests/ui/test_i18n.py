@@ -185,3 +185,40 @@ def test_every_seat_a_person_can_choose_has_its_words() -> None:
     from laspoly.server.table import SEAT_CHOICES
 
     assert {f"seat.{kind}" for kind in SEAT_CHOICES} <= set(i18n.catalogue())
+
+
+def test_a_bad_save_file_a_bad_name_and_a_bad_position_are_refused_in_the_pages_language() -> None:
+    import json
+
+    from laspoly.record import game_to_dict
+    from laspoly.ui.model import GameModel
+
+    m = GameModel(lang="es")
+    before = m.game.digest()
+    assert not m.load_json(b"{ not json", "malo.json")
+    assert m.message.startswith("No se pudo cargar malo.json: malo.json no es JSON válido (¿cortado o dañado?): ")
+    damaged = game_to_dict(m.game) | {"digest": "0" * 64}
+    assert not m.load_json(json.dumps(damaged).encode(), "cambiado.json")
+    assert m.message == ("No se pudo cargar cambiado.json: el resumen del archivo de partida no coincide con su reproducción: "
+                         "el archivo se modificó o está dañado")
+    wrong = game_to_dict(m.game) | {"setup": {**m.game.setup, "players": ["Ana", " "]}}
+    assert not m.load_json(json.dumps(wrong).encode(), "nombres.json")  # an error inside an error is said in Spanish too
+    assert m.message == ("No se pudo cargar nombres.json: la configuración del archivo de partida no es válida: "
+                         "el nombre de un jugador no puede estar vacío")
+    assert not m.new_game(["Ana"], ["person"])
+    assert "una partida necesita de 2 a 8 jugadores, no 1" in m.message
+    assert not m.open_position({"format": "nada"})
+    assert m.message.startswith("No se pudo preparar la posición: ")
+    assert m.game.digest() == before
+
+
+@pytest.mark.parametrize("name", [3, "", "x" * 41, "A\u202eB"])
+def test_a_setup_errors_english_message_is_its_catalogue_entry_in_english(name: object) -> None:
+    from laspoly.engine.state import check_player_count, clean_name
+    from laspoly.errors import SetupError
+
+    for check, value in ((clean_name, name), (check_player_count, 9)):
+        with pytest.raises(SetupError) as caught:
+            check(value)
+        assert caught.value.key and str(caught.value) == i18n.tr(caught.value.key, "en", **caught.value.values)
+        assert i18n.said(caught.value, "es") != str(caught.value)
