@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import logging
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -102,6 +103,10 @@ BOARD_UPRIGHT_CSS = ("@media (orientation: portrait) { :host { width: min(100%, 
                      f"\n@media {PHONE_SIDEWAYS} {{ :host {{ width: min(100%, calc(100vh - 104px)) !important; }} }}")
 #: The controls beside the board take the rest of the row, or go below the board when less than 340 px is left.
 SIDE_STYLES = {"flex": "1 1 340px", "min-width": "300px"}
+
+
+#: Each piece of a served page's Play tab logs its CPU time here at DEBUG level (``benchmarks/bench_dashboard.py`` reads it).
+PIECES_LOG = logging.getLogger("laspoly.ui.pieces")
 
 
 def _session_open(doc: Any) -> bool:
@@ -216,11 +221,17 @@ class Dashboard(Viewer):
 
         Building a page's Bokeh models and sending them takes the one event loop
         a few hundred milliseconds, during which every other session's autoplay
-        waits.  In pieces (the controls' widgets, whose turn it is and the player
-        cards, the turn's controls, the decisions that come and go, the board's
-        figure, the board drawn, the other controls, the property card and log),
-        other sessions' steps run in between.  The board's square is kept from
-        the first piece, so the buttons beside it do not move when it arrives.
+        waits.  In pieces (the controls' widgets; whose turn it is, the player
+        cards and, in the board's place, the property card and the board's text;
+        the turn's controls; the lesson and predict switches; the board's figure;
+        the board drawn; the other controls; the guessing and the log), other
+        sessions' steps run in between.  The board's square is kept from the
+        first piece, so the buttons beside it do not move when it arrives.  The
+        decisions that come and go are not among them: their block keeps its
+        height, and is filled the first time one comes
+        (:meth:`~laspoly.ui.controls.ControlsView.refresh`).  Each piece ends
+        with one walk of the page's models by Bokeh (not one per layout changed),
+        which costs the more the larger the page, so what can go before the board does.
         """
         side = pn.Column(sizing_mode="stretch_width", styles=SIDE_STYLES)
         # the board's place, kept from the start; the clicked field's card opens over it
@@ -228,15 +239,16 @@ class Dashboard(Viewer):
         row = pn.FlexBox(board, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
         pieces = [
             lambda: self.controls,  # made, not yet drawn: the widgets and their first words
-            lambda: (side.extend([self.controls.header, self.cards]), self._slots[0].param.update(objects=[self.winner, row])),
-            lambda: (self.controls.switches.param.update(objects=[
-                         pn.Row(self.odds.switch_row, self.guessing.switch_row, styles={"flex-wrap": "wrap", "column-gap": "24px"},
-                                sizing_mode="stretch_width", margin=0), self.odds.details]),
-                     side.append(self.controls.turn_controls(occasional=False))),
-            lambda: self.controls.fill_occasional(),
+            # the property card (hidden until a field is clicked) and the board's text (visually hidden) wait in the
+            # board's place for the figure, so no piece after it, each walking the whole page again, is spent on them
+            lambda: (side.extend([self.controls.header, self.cards]), board.extend([self.field_card, self.board_text, self.board_news]),
+                     self._slots[0].param.update(objects=[self.winner, row])),
+            lambda: side.append(self.controls.turn_controls(occasional=False)),  # the decisions' block fills when one comes
+            lambda: self.controls.switches.param.update(objects=[
+                pn.Row(self.odds.switch_row, self.guessing.switch_row, styles={"flex-wrap": "wrap", "column-gap": "24px"},
+                       sizing_mode="stretch_width", margin=0), self.odds.details]),
             lambda: self.board,  # made, not yet drawn: its figure and sources
-            lambda: board.extend([pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width"), self.field_card,
-                                  self.board_text, self.board_news]),
+            lambda: board.insert(0, pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width")),
             lambda: side.append(self.controls.manage_controls()),
             lambda: side.extend([self.guessing, self.log]),
         ]
@@ -251,11 +263,18 @@ class Dashboard(Viewer):
                 return
             # Bokeh sends each piece's changes itself, when the piece ends; it copes with a page closed meanwhile
             # (a warning), where Panel's own write queue would log an unretrieved WebSocketClosedError.
+            timed = PIECES_LOG.isEnabledFor(logging.DEBUG)
+            started = time.thread_time() if timed else 0.0
+            # Each change to a layout makes Bokeh walk every model of the document again, which costs the more the
+            # larger the page has grown (the board's sources): frozen, the piece's models are walked once, at its end.
             doc.hold("combine")
             try:
-                pieces[index]()
+                with doc.models.freeze():
+                    pieces[index]()
             finally:
                 doc.unhold()
+            if timed:  # CPU of the server's loop thread: making the piece's models and sending them
+                PIECES_LOG.debug("piece %d of %d: %.1f ms", index + 1, len(pieces), (time.thread_time() - started) * 1000)
             if index + 1 < len(pieces):
                 pn.state.execute(lambda: run(index + 1), schedule=True)
 
