@@ -101,6 +101,7 @@ class ControlsView(Viewer):
         self.shortcuts_on = True
         self.keys.param.watch(self._on_key, "press")
         self._occasional = pn.Column(min_height=RESERVED_ROW, sizing_mode="stretch_width")  # see turn_controls
+        self._turn_column: pn.Column | None = None
         #: The lesson and predict switches, under the turn's decisions (filled by the dashboard).
         self.switches = pn.Column(sizing_mode="stretch_width", margin=0)
         self.manage_card = pn.Card(collapsed=False, sizing_mode="stretch_width", stylesheets=[FOCUS_CSS])
@@ -289,7 +290,7 @@ class ControlsView(Viewer):
         row.stylesheets = [*row.stylesheets, *stylesheets]
         return row
 
-    def turn_controls(self, occasional: bool = True) -> pn.Column:
+    def turn_controls(self, occasional: bool = True, whole: bool = True) -> pn.Column:
         """The status line and the turn's buttons, then the switches, the decisions that come and go and the stakes.
 
         The turn's buttons (Roll, End turn; Claim rent in a row of its own; the guesses of predict-then-roll
@@ -302,21 +303,26 @@ class ControlsView(Viewer):
         wrap on a narrow screen.  A phone shows that block right under Roll and End
         turn, above Next and the rest, so a decision's buttons are in its first screen; it keeps no height
         there while empty, so Next follows Roll when no decision waits.  A served page puts the decisions in
-        their block a moment later (``occasional=False``, then :meth:`fill_occasional`):
-        they are hidden most of the time, and a new page's first pieces stay small.
+        their block only when one first comes (``occasional=False``; :meth:`refresh` calls :meth:`fill_occasional`):
+        they are hidden most of the time, and a new page's pieces stay small.  With ``whole=False`` the column
+        holds only the status line and the turn's buttons until :meth:`finish_turn_controls`.
         """
         self._occasional = pn.Column(min_height=RESERVED_ROW, sizing_mode="stretch_width", stylesheets=[PHONE_FIRST_CSS, PHONE_NO_RESERVE_CSS])
         if occasional or (self.view is not None and self._occasional_wanted(self.view)):
             self.fill_occasional()
-        return pn.Column(
-            self.status,
-            self._row("turn", (PHONE_FIRST_CSS,)), self._row("claim", (PHONE_FIRST_CSS,)), self.guess_row,
-            self._row("pace"),
-            self.switches,
-            self._occasional, self.stakes,
-            self.keys, self.why,
-            sizing_mode="stretch_width",
-        )
+        column = pn.Column(self.status, self._row("turn", (PHONE_FIRST_CSS,)), self._row("claim", (PHONE_FIRST_CSS,)), self.guess_row,
+                           self._row("pace"), sizing_mode="stretch_width")
+        self._turn_column = column
+        if whole:
+            self.finish_turn_controls()
+        return column
+
+    def finish_turn_controls(self) -> None:
+        """Put what follows the turn's buttons in :meth:`turn_controls` (the switches, the decisions' block, the stakes,
+        the keys' hint and the reasons why buttons are off); a served page does it in a piece of its own."""
+        column = self._turn_column
+        if column is not None and self.switches not in column.objects:
+            column.extend([self.switches, self._occasional, self.stakes, self.keys, self.why])
 
     @staticmethod
     def _occasional_wanted(view: PlayView) -> bool:
