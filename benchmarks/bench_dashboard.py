@@ -1,6 +1,6 @@
 """Dashboard speed and memory: step latency, first page, autoplay pace, session cost and clean-up.
 
-    python benchmarks/bench_dashboard.py [--quick]
+    python benchmarks/bench_dashboard.py [--quick] [--pages]
 
 Runs the dashboard in this process (``pn.serve`` on loopback, threaded) and
 drives it with Playwright and the system Chromium, so it can see both the
@@ -8,6 +8,8 @@ page and the server's own state:
 
 * a step's server-side update (``GameModel.advance``, as "Next", with every view redrawing), median over 200 steps;
 * the first page interactive (the "Roll" button visible), median of 5 fresh pages;
+* the server's CPU for each of those pages (its loop thread, from the request until the Play tab's last piece), and
+  each piece's own (``laspoly.ui.pieces`` at DEBUG): a class opening its pages at once waits for these on one loop;
 * autoplay at 10 turns per second for 60 s: the turn the page shows against the server's turn;
 * the memory of an idle session (RSS growth over 10 open sessions, per session);
 * 50 open-and-close cycles: RSS after each 10, and how many closed sessions' game models are still alive (weakrefs).
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import logging
 import re
 import socket
 import statistics
@@ -30,7 +33,7 @@ from bench_engine import machine, rss_mb
 from playwright.sync_api import sync_playwright
 
 from laspoly.server.serving import tune_collector
-from laspoly.ui.app import Dashboard, build_app
+from laspoly.ui.app import PIECES_LOG, Dashboard, build_app
 from laspoly.ui.model import GameModel
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -38,6 +41,32 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--d
 MODELS: list[weakref.ref[GameModel]] = []
 DASHBOARDS: list[Dashboard] = []
 MODE = {"autoplay": False}
+#: Every piece of a served Play tab as (its number, how many, CPU ms), as ``Dashboard._fill_play`` logs them.
+PIECES: list[tuple[int, int, float]] = []
+#: The thread that runs the server's event loop.
+SERVER: dict[str, threading.Thread] = {}
+
+
+class _Pieces(logging.Handler):
+    def emit(self, record: logging.LogRecord) -> None:
+        index, count, ms = record.args  # type: ignore[misc]
+        PIECES.append((int(index), int(count), float(ms)))
+
+
+def server_cpu_ms() -> float:
+    """CPU time of the server's loop thread so far, in milliseconds."""
+    ident = SERVER["thread"].ident
+    assert ident is not None
+    return 1000 * time.clock_gettime(time.pthread_getcpuclockid(ident))
+
+
+def page_build(builds: list[tuple[float, list[float]]]) -> str:
+    """The server's CPU per page and per piece of its Play tab, as medians over ``builds`` (the first page left out)."""
+    later = builds[1:] or builds
+    pieces = [statistics.median(build[1][k] for build in later) for k in range(min(len(b[1]) for b in later))]
+    return (f"page build on the server (median of {len(later)}): {statistics.median(b[0] for b in later):.0f} ms CPU, "
+            f"of which the Play tab's {len(pieces)} pieces {sum(pieces):.0f} ms: "
+            + " / ".join(f"{p:.0f}" for p in pieces) + f" ms (largest {max(pieces):.0f} ms)")
 
 
 def step_latency(steps: int = 200) -> float:
@@ -96,9 +125,10 @@ def _serve() -> str:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     pn.extension("filedropper", notifications=False)
-    threading.Thread(target=lambda: pn.serve(_app, port=port, address="127.0.0.1", show=False, threaded=False,
-                                             check_unused_sessions=500, unused_session_lifetime=500,
-                                             websocket_origin=[f"127.0.0.1:{port}"]), daemon=True).start()
+    SERVER["thread"] = threading.Thread(target=lambda: pn.serve(_app, port=port, address="127.0.0.1", show=False, threaded=False,
+                                                                check_unused_sessions=500, unused_session_lifetime=500,
+                                                                websocket_origin=[f"127.0.0.1:{port}"]), daemon=True)
+    SERVER["thread"].start()
     time.sleep(3)
     return f"http://127.0.0.1:{port}/"
 
@@ -106,23 +136,38 @@ def _serve() -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="shorter runs (autoplay 20 s, 20 cycles)")
+    parser.add_argument("--pages", action="store_true", help="only the first pages and their build on the server")
     args = parser.parse_args()
     print(f"machine: {machine()}")
-    print(f"server-side step (median of 200): {step_latency():.1f} ms")
-    print(f"live odds after a step (median of 200): {odds_latency():.2f} ms")
+    if not args.pages:
+        print(f"server-side step (median of 200): {step_latency():.1f} ms")
+        print(f"live odds after a step (median of 200): {odds_latency():.2f} ms")
     tune_collector()  # as ``laspoly serve`` does before its first page
     url = _serve()
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
         firsts = []
+        builds: list[tuple[float, list[float]]] = []
+        PIECES_LOG.setLevel(logging.DEBUG)
+        PIECES_LOG.addHandler(_Pieces())
         for _ in range(5):
             page = browser.new_page()
+            before, pieces = server_cpu_ms(), len(PIECES)
             t = time.perf_counter()
             page.goto(url)
             page.get_by_role("button", name="Roll", exact=True).wait_for(state="visible", timeout=60_000)
             firsts.append(time.perf_counter() - t)
+            waited = time.perf_counter() + 60
+            while (not PIECES[pieces:] or PIECES[-1][0] < PIECES[-1][1]) and time.perf_counter() < waited:  # its last piece
+                time.sleep(0.05)
+            builds.append((server_cpu_ms() - before, [ms for _, _, ms in PIECES[pieces:]]))
             page.close()
+        PIECES_LOG.setLevel(logging.NOTSET)
         print(f"first page interactive (median of 5): {statistics.median(firsts):.2f} s")
+        print(page_build(builds))
+        if args.pages:
+            browser.close()
+            return
         autoplay(browser, url, 20 if args.quick else 60)
         sessions(browser, url, 20 if args.quick else 50)
         browser.close()

@@ -7,9 +7,11 @@ browsers never share a game.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 import math
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -104,6 +106,10 @@ BOARD_UPRIGHT_CSS = ("@media (orientation: portrait) { :host { width: min(100%, 
 SIDE_STYLES = {"flex": "1 1 340px", "min-width": "300px"}
 
 
+#: Each piece of a served page's Play tab logs its CPU time here at DEBUG level (``benchmarks/bench_dashboard.py`` reads it).
+PIECES_LOG = logging.getLogger("laspoly.ui.pieces")
+
+
 def _session_open(doc: Any) -> bool:
     """Whether ``doc``'s session is alive with a browser connected (always true for a document outside a server)."""
     context = doc.session_context
@@ -123,7 +129,8 @@ class Dashboard(Viewer):
             m.redraw_batch = pn.io.hold
         else:  # in a notebook, overlapping comm messages must not leave the kernel's print swapped out
             guard_comm_stdout()
-        self._board: BoardFigure | None = None  # made when first drawn: on a served page, in its own piece
+        self._board: BoardFigure | None = None  # made when first drawn: on a served page, in pieces of its own
+        self._board_started: BoardFigure | None = None  # its fields' layers, made in the piece before
         self._controls: ControlsView | None = None  # made when first read: on a served page, in the first piece
         self.field_card = FieldCardView(model=m)
         self.card = self.field_card.card
@@ -216,33 +223,45 @@ class Dashboard(Viewer):
 
         Building a page's Bokeh models and sending them takes the one event loop
         a few hundred milliseconds, during which every other session's autoplay
-        waits.  In pieces (the controls' widgets, whose turn it is and the player
-        cards, the turn's controls, the decisions that come and go, the board's
-        figure, the board drawn, the other controls, the property card and log),
-        other sessions' steps run in between.  The board's square is kept from
-        the first piece, so the buttons beside it do not move when it arrives.
+        waits.  In pieces (the controls' widgets; whose turn it is, the player
+        cards and, in the board's place, the property card and the board's text;
+        the turn's controls; the lesson and predict switches; the other controls;
+        the guessing and the log; the board's figure; the board drawn), other
+        sessions' steps run in between.  The board's square is kept from the
+        first piece, so nothing beside it moves when it arrives.  The decisions
+        that come and go are not among them: their block keeps its height, and
+        is filled the first time one comes
+        (:meth:`~laspoly.ui.controls.ControlsView.refresh`).  Each piece that
+        changes the page ends with one walk of the page's models by Bokeh (not one
+        per layout changed), which costs the more the larger the page: the board's
+        figure is most of it, so it comes last and no other piece pays for it.
         """
         side = pn.Column(sizing_mode="stretch_width", styles=SIDE_STYLES)
         # the board's place, kept from the start; the clicked field's card opens over it
         board = pn.Column(styles={**BOARD_STYLES, "position": "relative"}, stylesheets=[BOARD_UPRIGHT_CSS])
         row = pn.FlexBox(board, side, flex_wrap="wrap", align_items="flex-start", sizing_mode="stretch_width")
-        pieces = [
-            lambda: self.controls,  # made, not yet drawn: the widgets and their first words
-            lambda: (side.extend([self.controls.header, self.cards]), self._slots[0].param.update(objects=[self.winner, row])),
-            lambda: (self.controls.switches.param.update(objects=[
-                         pn.Row(self.odds.switch_row, self.guessing.switch_row, styles={"flex-wrap": "wrap", "column-gap": "24px"},
-                                sizing_mode="stretch_width", margin=0), self.odds.details]),
-                     side.append(self.controls.turn_controls(occasional=False))),
-            lambda: self.controls.fill_occasional(),
-            lambda: self.board,  # made, not yet drawn: its figure and sources
-            lambda: board.extend([pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width"), self.field_card,
-                                  self.board_text, self.board_news]),
-            lambda: side.append(self.controls.manage_controls()),
-            lambda: side.extend([self.guessing, self.log]),
+        # Each piece that changes the page ends with Bokeh walking every model of the document, which costs the more
+        # the larger the page has grown: the board's figure is most of it, so the pieces that are not its own go first.
+        pieces: list[tuple[Callable[[], Any], bool]] = [  # (piece, whether it changes the page)
+            (lambda: self.controls, False),  # made, not yet drawn: the widgets and their first words
+            # the property card (hidden until a field is clicked) and the board's text (visually hidden) wait in the
+            # board's place for the figure
+            (lambda: (side.extend([self.controls.header, self.cards]), board.extend([self.field_card, self.board_text, self.board_news]),
+                      self._slots[0].param.update(objects=[self.winner, row])), True),
+            # the turn's buttons; then the switches, the decisions' block (filled when one first comes) and the rest
+            (lambda: side.append(self.controls.turn_controls(occasional=False, whole=False)), True),
+            (lambda: (self.controls.switches.param.update(objects=[
+                pn.Row(self.odds.switch_row, self.guessing.switch_row, styles={"flex-wrap": "wrap", "column-gap": "24px"},
+                       sizing_mode="stretch_width", margin=0), self.odds.details]), self.controls.finish_turn_controls()), True),
+            (lambda: side.append(self.controls.manage_controls()), True),
+            (lambda: side.extend([self.guessing, self.log]), True),
+            (self._start_board, False),  # made, not yet drawn: its sources and the fields' layers
+            (lambda: self.board, False),  # then the middle and the tokens
+            (lambda: board.insert(0, pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width")), True),
         ]
         doc = pn.state.curdoc if _serving() else None
         if doc is None:  # a notebook or a script: all at once
-            for piece in pieces:
+            for piece, _ in pieces:
                 piece()
             return
 
@@ -251,11 +270,19 @@ class Dashboard(Viewer):
                 return
             # Bokeh sends each piece's changes itself, when the piece ends; it copes with a page closed meanwhile
             # (a warning), where Panel's own write queue would log an unretrieved WebSocketClosedError.
+            timed = PIECES_LOG.isEnabledFor(logging.DEBUG)
+            started = time.thread_time() if timed else 0.0
+            # Each change to a layout makes Bokeh walk every model of the document again: frozen, a piece's models
+            # are walked once, at its end (and a piece that only makes Python objects walks none).
+            piece, changes_page = pieces[index]
             doc.hold("combine")
             try:
-                pieces[index]()
+                with doc.models.freeze() if changes_page else contextlib.nullcontext():
+                    piece()
             finally:
                 doc.unhold()
+            if timed:  # CPU of the server's loop thread: making the piece's models and sending them
+                PIECES_LOG.debug("piece %d of %d: %.1f ms", index + 1, len(pieces), (time.thread_time() - started) * 1000)
             if index + 1 < len(pieces):
                 pn.state.execute(lambda: run(index + 1), schedule=True)
 
@@ -278,10 +305,17 @@ class Dashboard(Viewer):
         server, which cannot be split, stay short.
         """
         if self._board is None:
-            self._board = BoardFigure(self.model)
+            board = self._board_started or BoardFigure(self.model, whole=False)
+            board.finish()
+            self._board, self._board_started = board, None
             self._select_on_board()
             self._refresh_board()  # a lesson page opens with the live odds already on the board
         return self._board
+
+    def _start_board(self) -> None:
+        """Make the board's sources and its fields' layers; :attr:`board` adds the rest (a served page: in the next piece)."""
+        if self._board is None and self._board_started is None:
+            self._board_started = BoardFigure(self.model, whole=False)
 
     def _select_on_board(self, *_: Any) -> None:
         """The board highlights the selected field, however it was chosen (the board itself, or the property list)."""

@@ -543,7 +543,8 @@ class BoardFigure:
     selected).  Bokeh's glyph methods would make and then drop such copies.
     """
 
-    def __init__(self, model: GameModel, projector: bool = False) -> None:
+    def __init__(self, model: GameModel, projector: bool = False, whole: bool = True) -> None:
+        """The board of ``model``; with ``whole=False`` only its fields' layers, until :meth:`finish` (a served page's pieces)."""
         #: A projector's board: fields' short names in large type (:data:`PROJECTOR_NAME_SIZE`), read from the back of a room.
         self.projector = projector
         self.model = model
@@ -562,11 +563,21 @@ class BoardFigure:
         self._scaled: list[tuple[Any, str, float, float | None, float]] = []
         self._switched: list[tuple[Any, str, str]] = []
         self._draw_cells(fig)
+        self.figure = fig
+        self.finished = False
+        if whole:
+            self.finish()
+
+    def finish(self) -> None:
+        """Draw the middle of the board and the tokens, and keep the sizes in proportion to the board (once)."""
+        if self.finished:
+            return
+        self.finished = True
+        fig = self.figure
         self._draw_centre(fig)
         fig.js_on_change("inner_width", CustomJS(args={"fig": fig, "base": BASE_WIDTH, "items": self._scaled,
                                                        "texts": self._switched, "narrow_below": NARROW_BELOW,
                                                        "narrow_base": NARROW_WIDTH}, code=SCALE_JS))
-        self.figure = fig
         self.cells.selected.on_change("indices", self._on_tap)
         self.refresh()
 

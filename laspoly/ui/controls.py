@@ -71,10 +71,9 @@ class ControlsView(Viewer):
             self.buttons[row.name] = button
             setattr(self, row.name, button)
         #: Predict, then roll: a button per total, in a strip under Roll that keeps its height while the switch is off.
-        self.guess_buttons: dict[int, pn.widgets.Button] = {
-            total: pn.widgets.Button(label=str(total), stylesheets=[BUTTON_CSS, GUESS_CSS], visible=False, margin=(2, 1),
-                                     css_classes=["lp-guess"]) for total in TOTALS}
-        self.guess_row = pn.Row(*self.guess_buttons.values(), css_classes=["lp-guesses"], stylesheets=[GUESS_ROW_CSS, PHONE_FIRST_CSS],
+        #: The buttons are made the first time a guess is asked for (most pages never ask): until then the strip is empty.
+        self.guess_buttons: dict[int, pn.widgets.Button] = {}
+        self.guess_row = pn.Row(css_classes=["lp-guesses"], stylesheets=[GUESS_ROW_CSS, PHONE_FIRST_CSS],
                                 sizing_mode="stretch_width", min_height=GUESS_HEIGHT, margin=(0, 10))
         #: Rent to claim and offers waiting for an answer, in words, where the decisions that come and go show.
         self.alerts = LiveHTML("", sizing_mode="stretch_width")
@@ -102,6 +101,7 @@ class ControlsView(Viewer):
         self.shortcuts_on = True
         self.keys.param.watch(self._on_key, "press")
         self._occasional = pn.Column(min_height=RESERVED_ROW, sizing_mode="stretch_width")  # see turn_controls
+        self._turn_column: pn.Column | None = None
         #: The lesson and predict switches, under the turn's decisions (filled by the dashboard).
         self.switches = pn.Column(sizing_mode="stretch_width", margin=0)
         self.manage_card = pn.Card(collapsed=False, sizing_mode="stretch_width", stylesheets=[FOCUS_CSS])
@@ -145,8 +145,6 @@ class ControlsView(Viewer):
         m = self.model
         for row in CONTROLS:
             self.buttons[row.name].on_click(guarded(m, functools.partial(self._click, row)))
-        for total, button in self.guess_buttons.items():
-            button.on_click(guarded(m, functools.partial(self._guess, total)))
         self.field.param.watch(self._pick_field, "value")
         for widget in (self.station, self.partner, self.give, self.take, self.cash):
             widget.param.watch(lambda *_: self.refresh(), "value")
@@ -164,6 +162,16 @@ class ControlsView(Viewer):
             action = row.make(m, who, self.inputs())
             if action is not None:
                 m.act(action)
+
+    def _make_guesses(self) -> None:
+        """The guess buttons, in their strip under Roll: made once, the first time predict-then-roll asks for a guess."""
+        m = self.model
+        for total in TOTALS:
+            button = pn.widgets.Button(label=str(total), stylesheets=[BUTTON_CSS, GUESS_CSS], visible=False, margin=(2, 1),
+                                       css_classes=["lp-guess"])
+            button.on_click(guarded(m, functools.partial(self._guess, total)))
+            self.guess_buttons[total] = button
+        self.guess_row.objects = list(self.guess_buttons.values())
 
     def _guess(self, total: int, _: Any) -> None:
         """A guess of predict-then-roll clicked: it is the one Roll waits for (another click changes it)."""
@@ -231,6 +239,10 @@ class ControlsView(Viewer):
             if widget is not None:
                 assign(widget, label=state.label, disabled=not state.enabled, visible=state.visible, color=state.color)
         assign(self.autoplay, disabled=not view.controls["autoplay"].enabled)
+        if view.guesses and not self.guess_buttons:
+            self._make_guesses()
+        if not self._occasional.objects and self._occasional_wanted(view):
+            self.fill_occasional()
         for total, button in self.guess_buttons.items():
             state = view.guesses.get(total)
             assign(button, visible=state is not None, disabled=state is None or not state.enabled,
@@ -278,7 +290,7 @@ class ControlsView(Viewer):
         row.stylesheets = [*row.stylesheets, *stylesheets]
         return row
 
-    def turn_controls(self, occasional: bool = True) -> pn.Column:
+    def turn_controls(self, occasional: bool = True, whole: bool = True) -> pn.Column:
         """The status line and the turn's buttons, then the switches, the decisions that come and go and the stakes.
 
         The turn's buttons (Roll, End turn; Claim rent in a row of its own; the guesses of predict-then-roll
@@ -291,24 +303,39 @@ class ControlsView(Viewer):
         wrap on a narrow screen.  A phone shows that block right under Roll and End
         turn, above Next and the rest, so a decision's buttons are in its first screen; it keeps no height
         there while empty, so Next follows Roll when no decision waits.  A served page puts the decisions in
-        their block a moment later (``occasional=False``, then :meth:`fill_occasional`):
-        they are hidden most of the time, and a new page's first pieces stay small.
+        their block only when one first comes (``occasional=False``; :meth:`refresh` calls :meth:`fill_occasional`):
+        they are hidden most of the time, and a new page's pieces stay small.  With ``whole=False`` the column
+        holds only the status line and the turn's buttons until :meth:`finish_turn_controls`.
         """
         self._occasional = pn.Column(min_height=RESERVED_ROW, sizing_mode="stretch_width", stylesheets=[PHONE_FIRST_CSS, PHONE_NO_RESERVE_CSS])
-        if occasional:
+        if occasional or (self.view is not None and self._occasional_wanted(self.view)):
             self.fill_occasional()
-        return pn.Column(
-            self.status,
-            self._row("turn", (PHONE_FIRST_CSS,)), self._row("claim", (PHONE_FIRST_CSS,)), self.guess_row,
-            self._row("pace"),
-            self.switches,
-            self._occasional, self.stakes,
-            self.keys, self.why,
-            sizing_mode="stretch_width",
-        )
+        column = pn.Column(self.status, self._row("turn", (PHONE_FIRST_CSS,)), self._row("claim", (PHONE_FIRST_CSS,)), self.guess_row,
+                           self._row("pace"), sizing_mode="stretch_width")
+        self._turn_column = column
+        if whole:
+            self.finish_turn_controls()
+        return column
+
+    def finish_turn_controls(self) -> None:
+        """Put what follows the turn's buttons in :meth:`turn_controls` (the switches, the decisions' block, the stakes,
+        the keys' hint and the reasons why buttons are off); a served page does it in a piece of its own."""
+        column = self._turn_column
+        if column is not None and self.switches not in column.objects:
+            column.extend([self.switches, self._occasional, self.stakes, self.keys, self.why])
+
+    @staticmethod
+    def _occasional_wanted(view: PlayView) -> bool:
+        """Whether the decisions' block has something to show: a message, rent to claim or an offer, or a decision's button."""
+        return bool(view.message or view.header.alerts or view.offers
+                    or any(view.controls[name].visible for name in OCCASIONAL if name in view.controls))
 
     def fill_occasional(self) -> None:
-        """Put the decisions that come and go in their block of :meth:`turn_controls` (once)."""
+        """Put the decisions that come and go in their block of :meth:`turn_controls` (once).
+
+        A served page fills it the first time it has something to show (:meth:`refresh`): until then the block
+        only keeps its height, and its buttons (a dozen, hidden most of the time) are not sent to the page.
+        """
         if not self._occasional.objects:
             self._occasional.objects = [self.message, self.alerts, self._row("confirm"), self.offer_text, self._row("answer"), self._row("buy"),
                                         self._row("prison"), self._row("auction")]
@@ -347,6 +374,10 @@ HINT_STYLE = "font-size:1.1em;line-height:1.3;min-height:2.6em"
 
 #: The status line is left out below 1100 px of width, where the column beside the board is narrow.
 STATUS_CSS = "@media (max-width: 1100px) { :host { display: none !important; } }"
+#: The rows of the decisions that come and go, in their block's order (see :meth:`ControlsView.turn_controls`).
+OCCASIONAL_PLACES = ("confirm", "answer", "buy", "prison", "auction")
+#: The controls and inputs in those rows.
+OCCASIONAL = frozenset(name for place in OCCASIONAL_PLACES for name in names_in(place))
 #: Height kept for the decisions that come and go: one row of buttons.
 RESERVED_ROW = 51
 #: How a message looks.

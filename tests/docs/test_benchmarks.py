@@ -25,6 +25,14 @@ def test_the_live_odds_benchmark_measures_a_few_steps(monkeypatch: pytest.Monkey
     assert bench.odds_latency(steps=5) > 0
 
 
+def test_the_page_build_figure_leaves_out_the_first_page_and_gives_each_pieces_median(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    bench = importlib.import_module("bench_dashboard")
+    line = bench.page_build([(2000.0, [900.0, 900.0]), (500.0, [40.0, 60.0]), (700.0, [20.0, 80.0]), (600.0, [30.0, 70.0])])
+    assert line == ("page build on the server (median of 3): 600 ms CPU, of which the Play tab's 2 pieces 100 ms: "
+                    "30 / 70 ms (largest 70 ms)")
+
+
 def test_the_engine_benchmark_runs_a_repeat_on_the_build_it_names(monkeypatch: pytest.MonkeyPatch) -> None:
     import argparse
 

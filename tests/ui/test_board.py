@@ -345,3 +345,15 @@ def test_the_figure_is_plain_layers_only_the_cells_light_up_when_a_field_is_sele
     assert all(r.selection_glyph is r.glyph for r in layers if r is not cells[0])
     glyphs = [m for m in doc.models if isinstance(m, Glyph)]
     assert len(glyphs) == len(layers) + 1  # one glyph a layer, and the selected cells' highlight
+
+
+def test_a_board_made_in_two_pieces_is_the_board_made_at_once() -> None:
+    """A served page makes the board's fields first and its middle, tokens and sizing script in the next piece."""
+    m = _model()
+    whole, started = BoardFigure(m), BoardFigure(m, whole=False)
+    assert not started.finished and len(started.figure.renderers) < len(whole.figure.renderers)
+    started.finish()
+    started.finish()  # once
+    assert started.finished and len(started.figure.renderers) == len(whole.figure.renderers)
+    assert [type(r.glyph).__name__ for r in started.figure.renderers] == [type(r.glyph).__name__ for r in whole.figure.renderers]
+    assert len(started.figure.js_property_callbacks["change:inner_width"]) == 1 and started.centre["head"].data == whole.centre["head"].data

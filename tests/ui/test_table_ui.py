@@ -10,6 +10,8 @@ from typing import Any
 
 import panel as pn
 import pytest
+from bokeh.document import Document
+from bokeh.models import Button as BokehButton
 from helpers import edit, give_jail_card, jail
 
 from laspoly.bots.basic import BasicBot
@@ -19,6 +21,7 @@ from laspoly.engine.game import Game
 from laspoly.server.table import PERSON
 from laspoly.ui import model as model_module
 from laspoly.ui.app import Dashboard
+from laspoly.ui.controls import GUESS_HEIGHT, RESERVED_ROW
 from laspoly.ui.model import GameModel, cash_by_turn
 from laspoly.ui.playview import play_view
 from laspoly.ui.probability import ProbabilityView
@@ -326,3 +329,40 @@ def test_a_bot_that_declines_a_persons_offer_says_so_in_the_message_line_not_onl
     assert any(type(e).__name__ == "TradeDeclined" for e in m.game.log)
     assert m.message == said
     assert play_view(m).message == said
+
+
+def test_the_decisions_that_come_and_go_are_made_when_the_first_one_comes_not_with_the_page() -> None:
+    """A served page puts the decisions' block on the page empty (it keeps its height): its dozen buttons are
+    made and sent the first time a decision, a message, rent to claim or an offer is shown, then kept."""
+    d = _dashboard(dice="2-3")
+    m, c = d.model, d.controls
+    turn = c.turn_controls(occasional=False)  # as Dashboard._fill_play builds it
+    assert not c._occasional.objects and c._occasional.min_height == RESERVED_ROW
+    assert c.roll in turn.select(pn.widgets.Button) and c.buy not in turn.select(pn.widgets.Button)
+    m.act(A.Roll(0))  # Ana lands on a property she may buy
+    assert c.buy.visible and c.buy in turn.select(pn.widgets.Button) and c.station in turn.select(pn.widgets.Select)
+    block = c._occasional.objects
+    m.act(A.Buy(0))
+    assert c._occasional.objects == block and not c.buy.visible  # kept, hidden until the next decision
+
+
+def test_the_guess_buttons_are_made_the_first_time_a_guess_is_asked_for() -> None:
+    d = _dashboard()
+    m, c = d.model, d.controls
+    assert not c.guess_buttons and not c.guess_row.objects and c.guess_row.min_height == GUESS_HEIGHT  # the strip keeps its place
+    m.predict = True  # predict, then roll: Roll waits for a guess
+    assert sorted(c.guess_buttons) == list(range(2, 13)) and c.guess_row.objects == list(c.guess_buttons.values())
+    assert all(b.visible and not b.disabled for b in c.guess_buttons.values()) and c.roll.disabled
+    c.guess_buttons[7].clicks += 1
+    assert m.guess == 7 and not c.roll.disabled
+
+
+def test_a_fresh_page_has_at_most_240_bokeh_models_and_only_the_turns_buttons() -> None:
+    """Each Bokeh model of a new page costs the server's one event loop to make, walk and send; a class opens thirty
+    pages at once.  The decisions that come and go, the guesses and the trade card are made when first needed."""
+    doc = Document()
+    d = _dashboard(seats=("basic", "basic"))
+    doc.add_root(pn.panel(d).get_root(doc))
+    buttons = {m.label for m in doc.models if isinstance(m, BokehButton)}
+    assert len(doc.models) <= 240
+    assert {"Roll", "End turn", "Next", "Undo", d.controls.house.label} <= buttons and not {"Buy", "Accept", "Propose", "7"} & buttons

@@ -289,6 +289,10 @@ def test_a_page_closed_before_its_play_tab_arrived_gets_no_more_pieces(served) -
     assert not ticks and doc.held == ["combine", "unhold"] and "Setting out the board" in d._slots[0].objects[0].object
 
 
+#: The pieces a served page's Play tab arrives in (:meth:`Dashboard._fill_play`).
+PIECES = 9
+
+
 def test_a_served_page_gets_its_play_tab_in_pieces_and_makes_its_controls_and_board_in_their_own(served) -> None:  # type: ignore[no-untyped-def]
     loaded, ticks = served
     m = _model()
@@ -299,21 +303,33 @@ def test_a_served_page_gets_its_play_tab_in_pieces_and_makes_its_controls_and_bo
     assert "Setting out the board" in d._slots[0].objects[0].object
     asked = [loaded.pop()]
     with set_curdoc(doc):
-        for k in range(8):  # each piece is its own turn of the event loop, and schedules the next
-            assert (d._controls is None) == (k < 1) and (d._board is None) == (k <= 4)
+        for k in range(PIECES):  # each piece is its own turn of the event loop, and schedules the next
+            assert (d._controls is None) == (k < 1) and (d._board is None) == (k <= 7) and (d._board_started is None) == (k <= 6 or k > 7)
             asked.pop()()
-            assert len(ticks) == (k < 7)
+            assert len(ticks) == (k < PIECES - 1)
             asked += ticks
             ticks.clear()
+            side = d._slots[0].objects[1].objects[1] if k else None
             if k == 1:  # the board's square is on the page from the start, so nothing beside it moves when it is drawn
                 board, _ = d._slots[0].objects[1].objects
-                assert not board.objects and board.styles["aspect-ratio"] == "1 / 1" and board.styles["width"].startswith("min(100%")
+                assert not board.select(pn.pane.Bokeh) and board.styles["aspect-ratio"] == "1 / 1" and board.styles["width"].startswith("min(100%")
+                # the property card, hidden until a field is clicked, and the board's text wait there for the figure
+                assert board.objects == [d.field_card.panel, d.board_text, d.board_news]
             if k == 2:  # the turn's buttons, and a reserved block for the decisions that come and go
-                assert d.controls.roll in d._slots[0].select(pn.widgets.Button) and d.controls.buy not in d._slots[0].select(pn.widgets.Button)
-            if k == 4:  # the board's figure is made in a piece of its own, and drawn in the next
+                assert d.controls.roll in side.select(pn.widgets.Button) and not side.select(pn.widgets.Switch)
+            if k == 3:  # then the switches, the decisions' block (empty until one comes), the keys' hint and the reasons
+                assert d.odds.switch in side.select(pn.widgets.Switch) and d.controls.why in side.objects[-1].objects
+                assert d.controls.buy not in side.select(pn.widgets.Button)
+            if k == 5:  # the other controls, the guessing and the log come before the board, whose walk costs most
+                assert d.controls.house in side.select(pn.widgets.Button) and d.log.pane in side.objects[-1].select(pn.pane.HTML)
                 assert not d._slots[0].select(pn.pane.Bokeh)
-    assert doc.held == ["combine", "unhold"] * 8  # each piece's changes reach the page as one message
-    assert d.controls.buy in d._slots[0].select(pn.widgets.Button)
+            if k == 7:  # the board's figure is made in two pieces of its own, and drawn in the next
+                assert not d._slots[0].select(pn.pane.Bokeh)
+    board, _ = d._slots[0].objects[1].objects  # the figure goes first in the board's place, under the property card
+    assert board.objects[0].object is d.board.figure and board.objects[1:] == [d.field_card.panel, d.board_text, d.board_news]
+    assert doc.held == ["combine", "unhold"] * PIECES  # each piece's changes reach the page as one message
+    # no decision is waiting: its block keeps its height, empty, and its buttons are made when one comes
+    assert d.controls.buy not in d._slots[0].select(pn.widgets.Button) and not d.controls._occasional.objects
     assert len(d._slots[0].objects) == 2 and d.board.figure in [p.object for p in d._slots[0].select(pn.pane.Bokeh)]
     assert d.board.cells.selected.indices == [1] and d.board.cells.data["fill"][7] != "#fdfdf6"
 
