@@ -226,7 +226,8 @@ class Dashboard(Viewer):
         waits.  In pieces (the controls' widgets; whose turn it is, the player
         cards and, in the board's place, the property card and the board's text;
         the turn's controls; the lesson and predict switches; the other controls;
-        the guessing and the log; the board's figure; the board drawn), other
+        the guessing and the log; the board's figure; the board drawn; the winner screen, hidden until the game is
+        over, above it), other
         sessions' steps run in between.  The board's square is kept from the
         first piece, so nothing beside it moves when it arrives.  The decisions
         that come and go are not among them: their block keeps its height, and
@@ -247,7 +248,7 @@ class Dashboard(Viewer):
             # the property card (hidden until a field is clicked) and the board's text (visually hidden) wait in the
             # board's place for the figure
             (lambda: (side.extend([self.controls.header, self.cards]), board.extend([self.field_card, self.board_text, self.board_news]),
-                      self._slots[0].param.update(objects=[self.winner, row])), True),
+                      self._slots[0].param.update(objects=[row])), True),
             # the turn's buttons; then the switches, the decisions' block (filled when one first comes) and the rest
             (lambda: side.append(self.controls.turn_controls(occasional=False, whole=False)), True),
             (lambda: (self.controls.switches.param.update(objects=[
@@ -258,6 +259,10 @@ class Dashboard(Viewer):
             (self._start_board, False),  # made, not yet drawn: its sources and the fields' layers
             (lambda: self.board, False),  # then the middle and the tokens
             (lambda: board.insert(0, pn.pane.Bokeh(self.board.figure, sizing_mode="scale_width")), True),
+            # the winner screen above the board (shown only once the game is over) comes after the board: BokehJS
+            # lays out a figure added below another figure already drawn (the winner's cash chart) at zero size, so a
+            # finished game's page showed no board
+            (lambda: self._slots[0].insert(0, self.winner), True),
         ]
         doc = pn.state.curdoc if _serving() else None
         if doc is None:  # a notebook or a script: all at once

@@ -227,3 +227,36 @@ def test_a_1920_by_1080_projector_draws_names_of_20_px_and_the_to_play_badge_on_
     assert box is not None and box["height"] <= 1.6 * float(badge.evaluate("e => parseFloat(getComputedStyle(e).fontSize)"))
     assert errors == []
     page.context.close()
+
+
+#: The board's figure as BokehJS laid it out: the width of its frame, and how many of its canvas pixels are not white.
+BOARD_DRAWN = """() => {
+  const fig = [...Bokeh.documents[0].all_models].find((m) => m.type === 'Figure' && m.sizing_mode === 'scale_width');
+  const view = Bokeh.index.find_one(fig);
+  const canvas = view.canvas_view.primary.canvas;
+  const d = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+  let ink = 0;
+  for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 0 && (d[i] < 240 || d[i + 1] < 240 || d[i + 2] < 240)) ink++;
+  return {frame: view.frame.bbox.width, ink: ink};
+}"""
+
+
+@pytest.mark.parametrize("screen", [(1600, 1000), (390, 844)], ids=["1600x1000", "390x844"])
+def test_a_finished_games_page_draws_its_board_under_the_winner_screen(
+        room_server: tuple[str, Store], browser: Any, screen: tuple[int, int]) -> None:
+    from laspoly.bots.registry import make_bot
+
+    game = Game(["Ana", "Ben", "Cy"], seed=4, max_rounds=400)
+    bots = [make_bot("basic", seed=k) for k in range(3)]
+    while not game.is_over:
+        game.apply(bots[game.actor].choose(game.observe()))
+    url, _, _ = _room(room_server, game, ["person", "basic", "basic"])
+    page = _page(browser, *screen)
+    errors = _errors(page)
+    page.goto(url, timeout=60_000)
+    expect(_button(page, "Rematch (same seed)")).to_be_visible(timeout=60_000)
+    page.wait_for_function(f"({BOARD_DRAWN})().ink > 1000", timeout=30_000)  # a figure laid out at zero size draws nothing
+    drawn = page.evaluate(BOARD_DRAWN)
+    assert drawn["frame"] > 200, drawn
+    assert errors == []
+    page.context.close()

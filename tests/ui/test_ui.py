@@ -290,7 +290,7 @@ def test_a_page_closed_before_its_play_tab_arrived_gets_no_more_pieces(served) -
 
 
 #: The pieces a served page's Play tab arrives in (:meth:`Dashboard._fill_play`).
-PIECES = 9
+PIECES = 10
 
 
 def test_a_served_page_gets_its_play_tab_in_pieces_and_makes_its_controls_and_board_in_their_own(served) -> None:  # type: ignore[no-untyped-def]
@@ -309,9 +309,10 @@ def test_a_served_page_gets_its_play_tab_in_pieces_and_makes_its_controls_and_bo
             assert len(ticks) == (k < PIECES - 1)
             asked += ticks
             ticks.clear()
-            side = d._slots[0].objects[1].objects[1] if k else None
+            row = d._slots[0].objects[-1] if k else None  # whose turn, the cards and the board's square, from the second piece
+            side = row.objects[1] if row is not None else None
             if k == 1:  # the board's square is on the page from the start, so nothing beside it moves when it is drawn
-                board, _ = d._slots[0].objects[1].objects
+                board, _ = row.objects
                 assert not board.select(pn.pane.Bokeh) and board.styles["aspect-ratio"] == "1 / 1" and board.styles["width"].startswith("min(100%")
                 # the property card, hidden until a field is clicked, and the board's text wait there for the figure
                 assert board.objects == [d.field_card.panel, d.board_text, d.board_news]
@@ -325,6 +326,9 @@ def test_a_served_page_gets_its_play_tab_in_pieces_and_makes_its_controls_and_bo
                 assert not d._slots[0].select(pn.pane.Bokeh)
             if k == 7:  # the board's figure is made in two pieces of its own, and drawn in the next
                 assert not d._slots[0].select(pn.pane.Bokeh)
+            if k == 8:  # the winner screen (hidden until the game is over) goes above the board once the board is drawn
+                assert d.winner.panel not in d._slots[0].objects
+    assert d._slots[0].objects[0] is d.winner.panel
     board, _ = d._slots[0].objects[1].objects  # the figure goes first in the board's place, under the property card
     assert board.objects[0].object is d.board.figure and board.objects[1:] == [d.field_card.panel, d.board_text, d.board_news]
     assert doc.held == ["combine", "unhold"] * PIECES  # each piece's changes reach the page as one message
