@@ -154,8 +154,10 @@ def why_build(s: GameState, a: A.Build) -> str | None:
     i, r = a.field, s.rules
     if not owns_group(s, a.player, i):
         return refuse(s, "build.whole_group")
-    if any(s.mortgaged[j] for j in s.group_of[i]):
-        return refuse(s, "build.group_mortgaged")
+    mortgaged = s.mortgaged
+    for j in s.group_of[i]:  # a plain loop: a bot asks before every building
+        if mortgaged[j]:
+            return refuse(s, "build.group_mortgaged")
     if s.factory[i]:
         return refuse(s, "build.factory_final")
     levels = even_levels(s, i)

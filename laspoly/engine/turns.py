@@ -290,7 +290,8 @@ def draw(s: GameState, p: Player, deck_name: str) -> None:
     elif cycle:
         deck.append(card_index)
     s.last_card = (deck_name, card_index)
-    emit(s, E.CardDrawn(p.index, deck_name, card_index))
+    if s.record_events or s.observer is not None:
+        emit(s, E.CardDrawn(p.index, deck_name, card_index))
     if keep:
         emit(s, E.GotJailCard(p.index))
         end_move(s)
