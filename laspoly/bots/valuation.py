@@ -107,10 +107,17 @@ class Appraiser:
         changed = [j for j in range(len(now)) if owner[j] != now[j]]
         if not changed:
             return money + assets + self.horizon * flow
-        land = landings_per_turn(game.board, game.rules)
         after = list(flows)
-        for k in sorted({k for j in changed for k in appraisal.layout.dependents[j]}):
-            after[k] = appraisal.flow(game, player, owner[k], self._rate(game, land, k, owner))
+        layout = appraisal.layout
+        if layout.partition:  # the changed sets' rates, read by their state as a priced trade reads them
+            hypothetical = owner if isinstance(owner, list) else list(owner)
+            rates = appraisal.rates_after(self, game, tuple({layout.set_of[j] for j in changed}), hypothetical)
+            for k, rate in rates.items():
+                after[k] = appraisal.flow(game, player, owner[k], rate)
+        else:
+            land = landings_per_turn(game.board, game.rules)
+            for k in sorted({k for j in changed for k in layout.dependents[j]}):
+                after[k] = appraisal.flow(game, player, owner[k], self._rate(game, land, k, owner))
         for j in changed:
             if not game.mortgaged[j]:
                 assets += game.fields[j].mortgage * ((owner[j] == player) - (now[j] == player))
