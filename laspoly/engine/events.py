@@ -96,9 +96,12 @@ def _contract(text: str, lang: str) -> str:
     return text
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class GameStarted(Event):
     who: int
+
+    def __init__(self, who: int) -> None:
+        self.who = who
 
 
 @dataclass(slots=True, init=False)
