@@ -386,7 +386,7 @@ class Appraisal:
     """
 
     def __init__(self, appraiser: Appraiser, game: Observation,
-                 set_rates: dict[tuple[int, int], tuple[float, ...]] | None = None) -> None:
+                 set_rates: dict[int, tuple[float, ...]] | None = None) -> None:
         self.owner_list = game.owner  # which game: its owner list, kept by identity
         self.fields = game.fields
         self.rules = game.rules
@@ -399,9 +399,10 @@ class Appraisal:
         self.rivals = sum(1 for p in game.players if p.active) - 1
         self.rates = appraiser.rent_rates(game, game.owner)
         self.tokens = [_token(game, fields) for fields in self.layout.sets]
-        #: the rates of a related set's fields by its state ((set, token) -> rates), shared with the next game
-        #: of the same board and rules
-        self.set_rates: dict[tuple[int, int], tuple[float, ...]] = {} if set_rates is None else set_rates
+        #: the rates of a related set's fields by its state, shared with the next game of the same board and rules;
+        #: keyed by one whole number, ``token * len(sets) + set`` (a tuple key was made and hashed on every look-up)
+        self.set_rates: dict[int, tuple[float, ...]] = {} if set_rates is None else set_rates
+        self.set_count = len(self.layout.sets)
         self.gen = 0
         self.flows: dict[int, tuple[list[float], float, int]] = {}
         self.now: dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], float] = {}
@@ -499,10 +500,11 @@ class Appraisal:
 
     def _set_rates(self, appraiser: Appraiser, game: Observation, s: int, token: int, owner: Sequence[int]) -> tuple[float, ...]:
         """The rates of related set ``s`` in the state ``token`` (under ``owner``), worked out once per state."""
-        rates = self.set_rates.get((s, token))
+        key = token * self.set_count + s
+        rates = self.set_rates.get(key)
         if rates is None:
             land = landings_per_turn(game.board, game.rules)
-            rates = self.set_rates[(s, token)] = tuple(appraiser._rate(game, land, k, owner) for k in self.layout.sets[s])
+            rates = self.set_rates[key] = tuple(appraiser._rate(game, land, k, owner) for k in self.layout.sets[s])
         return rates
 
     def rates_after(self, appraiser: Appraiser, game: Observation, sets: tuple[int, ...], owner: list[int]) -> dict[int, float]:

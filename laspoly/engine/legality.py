@@ -47,11 +47,13 @@ def why_illegal(s: GameState, action: Any) -> str | None:
         return refuse(s, "player.out")
     if not isinstance(action, A.ClaimRent) and p != actor(s):
         return refuse(s, "turn.not_yours", who=actor(s))
+    fld: int | None = None  # the action's field, read with its other numbers (a getattr with a default missed on most)
     for name in WHOLE_NUMBERS[type(action)]:
         v = getattr(action, name)
         if not isinstance(v, int) or isinstance(v, bool):
             return refuse(s, "action.whole_number", name=name)
-    fld = getattr(action, "field", None)
+        if name == "field":
+            fld = v
     if fld is not None and not 0 <= fld < len(s.fields):
         return refuse(s, "action.no_field", value=str(fld))
     return CHECKS[type(action)](s, action)
