@@ -165,9 +165,17 @@ class Appraiser:
         memo = appraisal.memo
         found = memo.get(lasting)
         if found is None:
+            if player == proposer or player == receiver:
+                # a side of a trade its proposer priced in the same state of the touched sets (holdings_gains_in prices
+                # both sides, each as it prices one): the receiver answering an offer reads its side from there
+                pair = appraisal.pairs.get(((proposer, receiver, give, take), *lasting[1:]))
+                if pair is not None:
+                    found = pair[0] if player == proposer else pair[1]
+            if found is None:
+                found = self._price_holdings(game, appraisal, (player,), proposer, receiver, give, take, touched, sets)[0]
             if len(memo) > MEMO_SIZE:
                 memo.clear()
-            found = memo[lasting] = self._price_holdings(game, appraisal, (player,), proposer, receiver, give, take, touched, sets)[0]
+            memo[lasting] = found
         appraisal.now[key] = found
         return found
 
