@@ -112,12 +112,14 @@ class TradingBot(BasicBot):
         best: tuple[float, int, OfferKey] | None = None  # (gain, cash, offer)
         appraisal = self.appraiser.appraisal(game)
         for key in self._candidates(game, me, appraisal):
+            refused = self.refused.get(key)
+            if refused is not None and game.round - refused[0] < self.patience:
+                continue  # refused lately: not priced at all (pricing only fills the appraisal's caches)
             terms = self._terms(game, me, key[0], key[1], key[2], appraisal)
             if terms is None:
                 continue
             cash, gain = terms
-            refused = self.refused.get(key)
-            if refused is not None and (game.round - refused[0] < self.patience or cash == refused[1]):
+            if refused is not None and cash == refused[1]:
                 continue
             if best is None or gain > best[0]:
                 best = (gain, cash, key)
