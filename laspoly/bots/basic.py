@@ -182,7 +182,14 @@ class BasicBot(Bot):
         owner, version = game.owner, game.owner_version  # the groups owned whole, found again only when an owner changed
         seen_owner, seen_version, seen_me = self._groups_seen
         if owner is not seen_owner or version != seen_version or me != seen_me:
-            self._groups = [g for g in game.board_groups if owner[g[0]] == me and all(owner[j] == me for j in g)]
+            whole: list[tuple[int, ...]] = []
+            for g in game.board_groups:  # plain loops: a generator per group cost more than the look-ups it made
+                for j in g:
+                    if owner[j] != me:
+                        break
+                else:
+                    whole.append(g)
+            self._groups = whole
             self._groups_seen = (owner, version, me)
         groups = self._groups
         if not groups:
@@ -197,11 +204,11 @@ class BasicBot(Bot):
                     break
             if held >= 0:
                 if game.repay_price(held) < budget:
-                    return A.Repay(me, held)
+                    return A.repay(me, held)
                 continue
             pick = self._candidate(game, streets)
             if pick is not None and game.build_cost(pick[0], pick[1]) < budget:  # built only once it is affordable
-                action = A.Build(me, pick[0], pick[1])
+                action = A.build(me, pick[0], pick[1])
                 if game.is_legal(action):
                     return action
         return None
@@ -239,7 +246,7 @@ class BasicBot(Bot):
                 if top < 0 or factory[j] > top_factory or (factory[j] == top_factory and level[j] > top_level):
                     top, top_factory, top_level = j, factory[j], level[j]
         if top >= 0:
-            return A.SellBuilding(me, top)
+            return A.sell_building(me, top)
         mortgaged, fields = game.mortgaged, game.fields
         low, low_value = -1, 0
         for j in range(len(owner)):
@@ -247,7 +254,7 @@ class BasicBot(Bot):
                 low, low_value = j, fields[j].mortgage
         if low < 0:
             raise RuntimeError("a debtor with nothing left to sell")  # the engine bankrupts such a player at once
-        a: A.Action = A.Mortgage(me, low)
+        a: A.Action = A.mortgage(me, low)
         return a if game.is_legal(a) else A.SellProperty(me, low)
 
     def _bid(self, game: Observation, me: int) -> A.Action:
@@ -257,7 +264,7 @@ class BasicBot(Bot):
         step = max(10, price // 10)
         bid = au.high + step
         if bid <= price * self.bid_factor and game.players[me].cash - bid > self.reserve:
-            return A.PlaceBid(me, bid)
+            return A.place_bid(me, bid)
         return A.PASS_AUCTION[me]
 
 

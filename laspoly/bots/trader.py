@@ -112,12 +112,14 @@ class TradingBot(BasicBot):
         best: tuple[float, int, OfferKey] | None = None  # (gain, cash, offer)
         appraisal = self.appraiser.appraisal(game)
         for key in self._candidates(game, me, appraisal):
+            refused = self.refused.get(key)
+            if refused is not None and game.round - refused[0] < self.patience:
+                continue  # refused lately: not priced at all (pricing only fills the appraisal's caches)
             terms = self._terms(game, me, key[0], key[1], key[2], appraisal)
             if terms is None:
                 continue
             cash, gain = terms
-            refused = self.refused.get(key)
-            if refused is not None and (game.round - refused[0] < self.patience or cash == refused[1]):
+            if refused is not None and cash == refused[1]:
                 continue
             if best is None or gain > best[0]:
                 best = (gain, cash, key)
@@ -207,9 +209,13 @@ class TradingBot(BasicBot):
         cash = -((-cash) // 10) * 10  # round up to 10, in the rival's favour
         mine_before, theirs_before = game.players[me].cash, game.players[to].cash
         cash = min(cash, mine_before - self.reserve) if cash > 0 else max(cash, -theirs_before)
-        # Appraiser.cash_gain of each side, written out
-        mine = appraiser._money(mine_before - cash) - appraiser._money(mine_before) + held_mine
-        if mine <= 0 or appraiser._money(theirs_before + cash) - appraiser._money(theirs_before) + held_theirs <= 0:
+        # Appraiser.cash_gain of each side, with Appraiser._money written out: cash, less what is missing below the reserve
+        reserve = appraiser.reserve
+        mine_after, theirs_after = mine_before - cash, theirs_before + cash
+        mine = (mine_after + (mine_after - reserve if mine_after < reserve else 0)) \
+            - (mine_before + (mine_before - reserve if mine_before < reserve else 0)) + held_mine
+        if mine <= 0 or (theirs_after + (theirs_after - reserve if theirs_after < reserve else 0)) \
+                - (theirs_before + (theirs_before - reserve if theirs_before < reserve else 0)) + held_theirs <= 0:
             return None
         return cash, mine
 
@@ -225,5 +231,5 @@ class TradingBot(BasicBot):
             self._bid_limit = (au.field, game.owner_version, limit)
         bid = au.high + max(10, game.fields[au.field].price // 10)
         if bid <= limit and game.players[me].cash - bid > self.reserve:
-            return A.PlaceBid(me, bid)
+            return A.place_bid(me, bid)
         return A.PASS_AUCTION[me]  # the shared value, as BasicBot hands out

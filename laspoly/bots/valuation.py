@@ -107,10 +107,17 @@ class Appraiser:
         changed = [j for j in range(len(now)) if owner[j] != now[j]]
         if not changed:
             return money + assets + self.horizon * flow
-        land = landings_per_turn(game.board, game.rules)
         after = list(flows)
-        for k in sorted({k for j in changed for k in appraisal.layout.dependents[j]}):
-            after[k] = appraisal.flow(game, player, owner[k], self._rate(game, land, k, owner))
+        layout = appraisal.layout
+        if layout.partition:  # the changed sets' rates, read by their state as a priced trade reads them
+            hypothetical = owner if isinstance(owner, list) else list(owner)
+            rates = appraisal.rates_after(self, game, tuple({layout.set_of[j] for j in changed}), hypothetical)
+            for k, rate in rates.items():
+                after[k] = appraisal.flow(game, player, owner[k], rate)
+        else:
+            land = landings_per_turn(game.board, game.rules)
+            for k in sorted({k for j in changed for k in layout.dependents[j]}):
+                after[k] = appraisal.flow(game, player, owner[k], self._rate(game, land, k, owner))
         for j in changed:
             if not game.mortgaged[j]:
                 assets += game.fields[j].mortgage * ((owner[j] == player) - (now[j] == player))
@@ -158,9 +165,17 @@ class Appraiser:
         memo = appraisal.memo
         found = memo.get(lasting)
         if found is None:
+            if player == proposer or player == receiver:
+                # a side of a trade its proposer priced in the same state of the touched sets (holdings_gains_in prices
+                # both sides, each as it prices one): the receiver answering an offer reads its side from there
+                pair = appraisal.pairs.get(((proposer, receiver, give, take), *lasting[1:]))
+                if pair is not None:
+                    found = pair[0] if player == proposer else pair[1]
+            if found is None:
+                found = self._price_holdings(game, appraisal, (player,), proposer, receiver, give, take, touched, sets)[0]
             if len(memo) > MEMO_SIZE:
                 memo.clear()
-            found = memo[lasting] = self._price_holdings(game, appraisal, (player,), proposer, receiver, give, take, touched, sets)[0]
+            memo[lasting] = found
         appraisal.now[key] = found
         return found
 
@@ -379,7 +394,7 @@ class Appraisal:
     """
 
     def __init__(self, appraiser: Appraiser, game: Observation,
-                 set_rates: dict[tuple[int, int], tuple[float, ...]] | None = None) -> None:
+                 set_rates: dict[int, tuple[float, ...]] | None = None) -> None:
         self.owner_list = game.owner  # which game: its owner list, kept by identity
         self.fields = game.fields
         self.rules = game.rules
@@ -392,9 +407,10 @@ class Appraisal:
         self.rivals = sum(1 for p in game.players if p.active) - 1
         self.rates = appraiser.rent_rates(game, game.owner)
         self.tokens = [_token(game, fields) for fields in self.layout.sets]
-        #: the rates of a related set's fields by its state ((set, token) -> rates), shared with the next game
-        #: of the same board and rules
-        self.set_rates: dict[tuple[int, int], tuple[float, ...]] = {} if set_rates is None else set_rates
+        #: the rates of a related set's fields by its state, shared with the next game of the same board and rules;
+        #: keyed by one whole number, ``token * len(sets) + set`` (a tuple key was made and hashed on every look-up)
+        self.set_rates: dict[int, tuple[float, ...]] = {} if set_rates is None else set_rates
+        self.set_count = len(self.layout.sets)
         self.gen = 0
         self.flows: dict[int, tuple[list[float], float, int]] = {}
         self.now: dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], float] = {}
@@ -492,10 +508,11 @@ class Appraisal:
 
     def _set_rates(self, appraiser: Appraiser, game: Observation, s: int, token: int, owner: Sequence[int]) -> tuple[float, ...]:
         """The rates of related set ``s`` in the state ``token`` (under ``owner``), worked out once per state."""
-        rates = self.set_rates.get((s, token))
+        key = token * self.set_count + s
+        rates = self.set_rates.get(key)
         if rates is None:
             land = landings_per_turn(game.board, game.rules)
-            rates = self.set_rates[(s, token)] = tuple(appraiser._rate(game, land, k, owner) for k in self.layout.sets[s])
+            rates = self.set_rates[key] = tuple(appraiser._rate(game, land, k, owner) for k in self.layout.sets[s])
         return rates
 
     def rates_after(self, appraiser: Appraiser, game: Observation, sets: tuple[int, ...], owner: list[int]) -> dict[int, float]:

@@ -169,3 +169,79 @@ STAY_PUT: Final[tuple[StayPut, ...]] = tuple(StayPut(i) for i in range(MAX_PLAYE
 PAY_FINE: Final[tuple[PayFine, ...]] = tuple(PayFine(i) for i in range(MAX_PLAYERS))
 USE_JAIL_CARD: Final[tuple[UseJailCard, ...]] = tuple(UseJailCard(i) for i in range(MAX_PLAYERS))
 PASS_AUCTION: Final[tuple[PassAuction, ...]] = tuple(PassAuction(i) for i in range(MAX_PLAYERS))
+
+# The actions a bot makes on a field (a building, a sale, a mortgage, a repayment) and its bids, shared the same
+# way: made once per seat and field (or amount), then handed out again.  The compiled build runs a dataclass's
+# generated ``__init__`` as interpreted Python, several times the cost of a look-up; the pure build gains a little.
+_BUILDINGS: Final[dict[str, int]] = {"house": 0, "hotel": 1, "factory": 2}
+_BUILDS: Final[dict[int, Build]] = {}
+_SELL_BUILDINGS: Final[dict[int, SellBuilding]] = {}
+_MORTGAGES: Final[dict[int, Mortgage]] = {}
+_REPAYS: Final[dict[int, Repay]] = {}
+_BIDS: Final[dict[int, PlaceBid]] = {}
+#: Bids kept at most (then the table starts again): bids are amounts of money, not a closed set.
+_BIDS_KEPT: Final = 4096
+
+
+def _seat_field(player: int, field: int) -> int:
+    """One whole number per seat and field, or -1 for a seat or field that cannot exist (made anew, refused anyway)."""
+    return field * MAX_PLAYERS + player if 0 <= player < MAX_PLAYERS and field >= 0 else -1
+
+
+def build(player: int, field: int, building: str = "house") -> Build:
+    """``Build(player, field, building)``, one shared value per seat, field and building."""
+    kind = _BUILDINGS.get(building, -1)
+    key = _seat_field(player, field)
+    if kind < 0 or key < 0:
+        return Build(player, field, building)
+    key = key * 4 + kind
+    a = _BUILDS.get(key)
+    if a is None:
+        a = _BUILDS[key] = Build(player, field, building)
+    return a
+
+
+def sell_building(player: int, field: int) -> SellBuilding:
+    """``SellBuilding(player, field)``, one shared value per seat and field."""
+    key = _seat_field(player, field)
+    a = _SELL_BUILDINGS.get(key)
+    if a is None:
+        a = SellBuilding(player, field)
+        if key >= 0:
+            _SELL_BUILDINGS[key] = a
+    return a
+
+
+def mortgage(player: int, field: int) -> Mortgage:
+    """``Mortgage(player, field)``, one shared value per seat and field."""
+    key = _seat_field(player, field)
+    a = _MORTGAGES.get(key)
+    if a is None:
+        a = Mortgage(player, field)
+        if key >= 0:
+            _MORTGAGES[key] = a
+    return a
+
+
+def repay(player: int, field: int) -> Repay:
+    """``Repay(player, field)``, one shared value per seat and field."""
+    key = _seat_field(player, field)
+    a = _REPAYS.get(key)
+    if a is None:
+        a = Repay(player, field)
+        if key >= 0:
+            _REPAYS[key] = a
+    return a
+
+
+def place_bid(player: int, amount: int) -> PlaceBid:
+    """``PlaceBid(player, amount)``, one shared value per seat and amount."""
+    key = _seat_field(player, amount)
+    a = _BIDS.get(key)
+    if a is None:
+        a = PlaceBid(player, amount)
+        if key >= 0:
+            if len(_BIDS) >= _BIDS_KEPT:
+                _BIDS.clear()
+            _BIDS[key] = a
+    return a

@@ -70,7 +70,8 @@ def do_buy(s: GameState, a: A.Buy) -> None:
     price = s.fields[i].price
     end_move(s)
     set_owner(s, i, a.player)
-    emit(s, E.Bought(a.player, i, price))
+    if s.record_events or s.observer is not None:
+        emit(s, E.Bought(a.player, i, price))
     if pay_voluntary(s, a.player, BANK, price):
         after_landing(s, s.players[a.player])
 
@@ -109,7 +110,8 @@ def do_build(s: GameState, a: A.Build) -> None:
         set_level(s, i, s.hotel_level)
     else:
         set_level(s, i, s.level[i] + 1)
-    emit(s, E.Built(a.player, i, a.building, cost))
+    if s.record_events or s.observer is not None:
+        emit(s, E.Built(a.player, i, a.building, cost))
     pay_voluntary(s, a.player, BANK, cost)
 
 
@@ -129,7 +131,8 @@ def do_sell_building(s: GameState, a: A.SellBuilding) -> None:
         set_level(s, i, s.level[i] - 1)
         kind, refund = "house", house_price(s, i) // 2
     move_money(s, BANK, a.player, refund)
-    emit(s, E.SoldBuilding(a.player, i, kind, refund))
+    if s.record_events or s.observer is not None:
+        emit(s, E.SoldBuilding(a.player, i, kind, refund))
     after_raise(s)
 
 
@@ -147,7 +150,8 @@ def do_mortgage(s: GameState, a: A.Mortgage) -> None:
     amount = s.fields[i].mortgage
     s.mortgaged[i] = True
     move_money(s, BANK, a.player, amount)
-    emit(s, E.Mortgaged(a.player, i, amount))
+    if s.record_events or s.observer is not None:
+        emit(s, E.Mortgaged(a.player, i, amount))
     after_raise(s)
 
 
@@ -231,12 +235,14 @@ def do_bid(s: GameState, a: A.PlaceBid) -> None:
     au = s.auction
     assert au is not None
     au.high, au.high_bidder = a.amount, a.player
-    emit(s, E.Bid(a.player, a.amount))
+    if s.record_events or s.observer is not None:
+        emit(s, E.Bid(a.player, a.amount))
     next_bidder(s)
 
 
 def do_pass_auction(s: GameState, a: A.PassAuction) -> None:
-    emit(s, E.AuctionPassed(a.player))
+    if s.record_events or s.observer is not None:
+        emit(s, E.AuctionPassed(a.player))
     leave_auction(s, a.player)
 
 

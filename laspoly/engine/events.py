@@ -96,9 +96,12 @@ def _contract(text: str, lang: str) -> str:
     return text
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class GameStarted(Event):
     who: int
+
+    def __init__(self, who: int) -> None:
+        self.who = who
 
 
 @dataclass(slots=True, init=False)
@@ -228,11 +231,16 @@ class Mortgaged(Event):
         self.amount = amount
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Repaid(Event):
     who: int
     field: int
     amount: int
+
+    def __init__(self, who: int, field: int, amount: int) -> None:
+        self.who = who
+        self.field = field
+        self.amount = amount
 
 
 @dataclass(slots=True, init=False)
@@ -283,10 +291,14 @@ class Travelled(Event):
     fare: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class DebtStarted(Event):
     who: int
     amount: int
+
+    def __init__(self, who: int, amount: int) -> None:
+        self.who = who
+        self.amount = amount
 
 
 @dataclass(slots=True)
@@ -296,25 +308,40 @@ class Eliminated(Event):
     amount: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class TradeProposed(Event):
     who: int
     to: int
     offer: int
 
+    def __init__(self, who: int, to: int, offer: int) -> None:
+        self.who = who
+        self.to = to
+        self.offer = offer
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class TradeAccepted(Event):
     who: int
     to: int
     offer: int
 
+    def __init__(self, who: int, to: int, offer: int) -> None:
+        self.who = who
+        self.to = to
+        self.offer = offer
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class TradeDeclined(Event):
     who: int
     to: int
     offer: int
+
+    def __init__(self, who: int, to: int, offer: int) -> None:
+        self.who = who
+        self.to = to
+        self.offer = offer
 
 
 @dataclass(slots=True)
@@ -322,27 +349,42 @@ class TradeLapsed(Event):
     offer: int
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class AuctionStarted(Event):
     field: int
 
+    def __init__(self, field: int) -> None:
+        self.field = field
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class Bid(Event):
     who: int
     amount: int
 
+    def __init__(self, who: int, amount: int) -> None:
+        self.who = who
+        self.amount = amount
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class AuctionPassed(Event):
     who: int
 
+    def __init__(self, who: int) -> None:
+        self.who = who
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class AuctionEnded(Event):
     who: int
     field: int
     price: int
+
+    def __init__(self, who: int, field: int, price: int) -> None:
+        self.who = who
+        self.field = field
+        self.price = price
 
 
 @dataclass(slots=True)

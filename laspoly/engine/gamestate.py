@@ -58,7 +58,7 @@ STATE_FIELDS: Final = (
     # what is pending: a debt, an auction, offers, rent claims, a collect-from-each card
     "debt", "auction", "offers", "next_offer", "claims", "collect_queue",
     # the end, and the record
-    "winner", "end_reason", "log", "history",
+    "winner", "end_reason", "log", "history", "landings",
     # while only legality is asked (no refusal is worded), and the hooks
     "quiet", "observer", "rent_policy", "salary",
 )
@@ -127,6 +127,9 @@ class GameState:
     end_reason: str
     log: list[E.Event]
     history: list[A.Action]
+    #: the moves that ended on each field, counted for a caller who asks (``None``: not counted): a simulation
+    #: counts its landings without keeping the event log
+    landings: list[int] | None
     quiet: int
     observer: Observer | None
     rent_policy: RentPolicy | None
@@ -202,6 +205,7 @@ class GameState:
         self.end_reason = ""
         self.log = []
         self.history = []
+        self.landings = None
         self.quiet = 0
         self.observer = observer
         self.rent_policy = rent_policy

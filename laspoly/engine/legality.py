@@ -47,11 +47,13 @@ def why_illegal(s: GameState, action: Any) -> str | None:
         return refuse(s, "player.out")
     if not isinstance(action, A.ClaimRent) and p != actor(s):
         return refuse(s, "turn.not_yours", who=actor(s))
+    fld: int | None = None  # the action's field, read with its other numbers (a getattr with a default missed on most)
     for name in WHOLE_NUMBERS[type(action)]:
         v = getattr(action, name)
         if not isinstance(v, int) or isinstance(v, bool):
             return refuse(s, "action.whole_number", name=name)
-    fld = getattr(action, "field", None)
+        if name == "field":
+            fld = v
     if fld is not None and not 0 <= fld < len(s.fields):
         return refuse(s, "action.no_field", value=str(fld))
     return CHECKS[type(action)](s, action)
@@ -154,8 +156,10 @@ def why_build(s: GameState, a: A.Build) -> str | None:
     i, r = a.field, s.rules
     if not owns_group(s, a.player, i):
         return refuse(s, "build.whole_group")
-    if any(s.mortgaged[j] for j in s.group_of[i]):
-        return refuse(s, "build.group_mortgaged")
+    mortgaged = s.mortgaged
+    for j in s.group_of[i]:  # a plain loop: a bot asks before every building
+        if mortgaged[j]:
+            return refuse(s, "build.group_mortgaged")
     if s.factory[i]:
         return refuse(s, "build.factory_final")
     levels = even_levels(s, i)

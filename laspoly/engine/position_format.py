@@ -93,11 +93,12 @@ STATE_IN_POSITION: Final[dict[str, str]] = {
     "collect_queue": "none: a card being played has no position", "winner": "none: a game over has no position",
     "end_reason": "none: a game over has no position", "log": "not kept: a position starts a new log",
     "history": "not kept: a position starts a new list of decisions",
+    "landings": "not kept: a count the caller asked for",
     "quiet": "not kept: only while legality is asked", "observer": "not kept: a hook of the caller's",
     "rent_policy": "not kept: a hook of the caller's", "salary": "not kept: a hook of the caller's",
 }
 #: The attributes :func:`set_position` keeps from the game it replaces the state of: the caller's choices and hooks.
-_KEPT: Final = frozenset({"record_events", "keep_history", "observer", "rent_policy", "salary", "quiet"})
+_KEPT: Final = frozenset({"record_events", "keep_history", "observer", "rent_policy", "salary", "quiet", "landings"})
 
 
 def state_from_position(data: Any, *, record_events: bool = True, keep_history: bool = True,

@@ -139,9 +139,13 @@ class Player:
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled, this is what lets copy.deepcopy copy it (figures.branch)
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class TradeOffer:
-    """A pending offer (L16): ``cash`` > 0 is paid by the proposer, < 0 by the receiver."""
+    """A pending offer (L16): ``cash`` > 0 is paid by the proposer, < 0 by the receiver.
+
+    Its ``__init__`` (and the debt's and the auction's) is written out: the compiled build runs a dataclass's
+    generated one as interpreted Python, and every proposed offer is checked by making one.
+    """
 
     id: int
     proposer: int
@@ -152,9 +156,20 @@ class TradeOffer:
     give_cards: int = 0
     take_cards: int = 0
 
+    def __init__(self, id: int, proposer: int, receiver: int, give: tuple[int, ...], take: tuple[int, ...], cash: int,
+                 give_cards: int = 0, take_cards: int = 0) -> None:
+        self.id = id
+        self.proposer = proposer
+        self.receiver = receiver
+        self.give = give
+        self.take = take
+        self.cash = cash
+        self.give_cards = give_cards
+        self.take_cards = take_cards
+
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled, this is what lets copy.deepcopy copy it (figures.branch)
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Debt:
     """A payment that cash could not cover: the debtor must raise money (L19)."""
 
@@ -165,13 +180,22 @@ class Debt:
     then: Continuation
     resume: tuple[Phase, int] = (TURN, -1)
 
+    def __init__(self, payer: int, payments: list[tuple[int, int]], reason: str, field: int, then: Continuation,
+                 resume: tuple[Phase, int] = (TURN, -1)) -> None:
+        self.payer = payer
+        self.payments = payments
+        self.reason = reason
+        self.field = field
+        self.then = then
+        self.resume = resume
+
     @property
     def total(self) -> int:
         return sum(amount for _, amount in self.payments)
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # compiled, this is what lets copy.deepcopy copy it (figures.branch)
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Auction:
     """An open ascending auction (C2): bidders take turns to bid or leave."""
 
@@ -183,4 +207,14 @@ class Auction:
     then: AfterAuction = "after_landing"
     # ``dataclasses.field`` in full: inside this class ``field`` names the auctioned field
     queue: list[int] = dataclasses.field(default_factory=list)
+
+    def __init__(self, field: int, bidders: list[int], turn: int = 0, high: int = 0, high_bidder: int = -1,
+                 then: AfterAuction = "after_landing", queue: list[int] | None = None) -> None:
+        self.field = field
+        self.bidders = bidders
+        self.turn = turn
+        self.high = high
+        self.high_bidder = high_bidder
+        self.then = then
+        self.queue = [] if queue is None else queue
 

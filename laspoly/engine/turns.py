@@ -168,6 +168,9 @@ def move(s: GameState, p: Player, steps: int) -> None:
     p.pos = dst
     if s.record_events or s.observer is not None:
         emit(s, E.Moved(p.index, src, dst))
+    landings = s.landings
+    if landings is not None:
+        landings[dst] += 1
     if dst < src:
         hook = s.salary
         if hook is None:
@@ -287,7 +290,8 @@ def draw(s: GameState, p: Player, deck_name: str) -> None:
     elif cycle:
         deck.append(card_index)
     s.last_card = (deck_name, card_index)
-    emit(s, E.CardDrawn(p.index, deck_name, card_index))
+    if s.record_events or s.observer is not None:
+        emit(s, E.CardDrawn(p.index, deck_name, card_index))
     if keep:
         emit(s, E.GotJailCard(p.index))
         end_move(s)
@@ -304,6 +308,9 @@ def card_move_to(s: GameState, p: Player, dst: int) -> None:
     p.pos = dst
     if s.record_events or s.observer is not None:
         emit(s, E.Moved(p.index, src, dst))
+    landings = s.landings
+    if landings is not None:
+        landings[dst] += 1
     if dst <= src:
         hook = s.salary
         if hook is None:
@@ -329,6 +336,9 @@ def card_move(s: GameState, p: Player, args: dict[str, Any]) -> None:
     src = p.pos
     p.pos = (src + steps) % len(s.fields)
     emit(s, E.Moved(p.index, src, p.pos))
+    landings = s.landings
+    if landings is not None:
+        landings[p.pos] += 1
     land(s, p)
 
 

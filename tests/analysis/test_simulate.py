@@ -109,13 +109,18 @@ def test_a_share_of_simulated_games_keeps_young_collections_batched_between_its_
 
 
 def test_a_simulated_games_landings_count_its_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A simulated game keeps no event log: the engine counts each move's destination, as its Moved events would."""
     from laspoly.analysis import simulate as simulate_module
     from laspoly.engine import events as E
 
     games: list[object] = []
     real_game = simulate_module.Game
-    monkeypatch.setattr(simulate_module, "Game", lambda *a, **k: games.append(real_game(*a, **k)) or games[-1])
+    asked: list[object] = []
+    # the same game with its log kept beside the count (keeping it changes no move)
+    monkeypatch.setattr(simulate_module, "Game", lambda *a, **k: asked.append(k.get("record_events"))
+                        or games.append(real_game(*a, **{**k, "record_events": True})) or games[-1])
     record = simulate_module.play_one(simulate_module.Spec("standard"), 0)
+    assert asked == [False]
     log = games[0].log  # type: ignore[attr-defined]
     assert list(record.landings) == [sum(1 for e in log if type(e) is E.Moved and e.dst == j) for j in range(len(record.landings))]
     assert sum(record.landings) > 0

@@ -144,10 +144,13 @@ def test_the_instructions_benchmark_counts_a_player_turn_as_the_batch_less_the_w
     monkeypatch.syspath_prepend(str(BENCHMARKS))
     bench = importlib.import_module("bench_instructions")
     counts = {0: (1_000_000, 0), 20: (1_600_000, 10)}
-    asked: list[str] = []
-    monkeypatch.setattr(bench, "count", lambda tree, build, preset, games, bot="basic": asked.append(bot) or counts[games])
+    asked: list[tuple[str, bool]] = []
+    monkeypatch.setattr(bench, "count", lambda tree, build, preset, games, bot="basic", as_simulate=False:
+                        asked.append((bot, as_simulate)) or counts[games])
     assert bench.per_turn(BENCHMARKS.parent, "pure", "standard", 20) == (60_000.0, 10)
     assert bench.per_turn(BENCHMARKS.parent, "pure", "standard", 20, "dealer") == (60_000.0, 10)
-    assert asked == ["basic", "basic", "dealer", "dealer"]
+    assert bench.per_turn(BENCHMARKS.parent, "pure", "standard", 20, "dealer", True) == (60_000.0, 10)
+    assert asked == [("basic", False)] * 2 + [("dealer", False)] * 2 + [("dealer", True)] * 2
+    assert "from laspoly.analysis.simulate import simulate" in bench.SIMULATE_CHILD  # --simulate: as `laspoly simulate` plays
     assert bench.build_path(BENCHMARKS.parent, "compiled") == BENCHMARKS.parent / "build" / "compiled"
     sys.modules.pop("bench_instructions", None)
