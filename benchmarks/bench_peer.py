@@ -14,10 +14,13 @@ How the peer is run: in a fresh Python process (this interpreter) with the check
 games one after another in that one process (one core; the peer's own ``scripts/simulate.py`` spreads
 games over several processes), each with its own seed from ``random.Random(0)``. Everything else is the
 peer's ``settings.py`` as it ships: classic rules, four players of its standard behaviour (buying,
-building, two-way trades), at most 1000 turns a game, and its event log kept, which it writes into a
-temporary directory instead of the checkout's ``results/``. Its player-turns are counted afterwards from
-that log, outside the timed part: each "... goes: ===" line is a move, less the extra moves of doubles
-("... so they go again.").
+building, two-way trades), at most 1000 turns a game. Its games are played twice: first with its event
+log kept (written into a temporary directory instead of the checkout's ``results/``), which gives the
+peer's time with its log (printed beside the figures) and its player-turns, counted from that log outside
+the timed part (each "... goes: ===" line is a move, less the extra moves of doubles, "... so they go
+again."); then the same seeded games with the log off (``LogSettings.KEEP_GAME_LOG = False``), the timed
+figure, since ``laspoly simulate`` keeps no event log either. Its log only records, so both plays are the
+same games, and the second runs warmed up by the first: the peer at its best.
 
 laspoly plays the ``standard`` preset (the official classic rules, on the same board) through
 ``laspoly.analysis.simulate.simulate``, as ``laspoly simulate`` does: ``--games`` games with its default
@@ -64,20 +67,28 @@ def peer_child(peer: Path, games: int) -> dict[str, Any]:
     from monopoly.core.game import monopoly_game  # the peer's own modules, from its checkout
     from monopoly.log_settings import LogSettings
 
+    def play(pairs: list[tuple[int, int]], keep_log: bool) -> float:
+        """The CPU time of the peer's games, with its event log kept or not (the log is its only output)."""
+        LogSettings.KEEP_GAME_LOG = keep_log
+        LogSettings.init_logs()
+        start = time.process_time()
+        for pair in pairs:
+            monopoly_game(pair)
+        return time.process_time() - start
+
     with tempfile.TemporaryDirectory(prefix="bench-peer-") as tmp:
         LogSettings.EVENTS_LOG_PATH = Path(tmp) / "events.log"
         LogSettings.BANKRUPTCIES_PATH = Path(tmp) / "bankruptcies.tsv"
-        LogSettings.init_logs()
         seeds = random.Random(0)
         pairs = [(i + 1, seeds.getrandbits(32)) for i in range(games + 1)]
-        monopoly_game(pairs[-1])  # warm-up: first calls and imports
-        LogSettings.init_logs()
-        start = time.process_time()
-        for pair in pairs[:-1]:
-            monopoly_game(pair)
-        seconds = time.process_time() - start
+        play(pairs[-1:], keep_log=False)  # warm-up: first calls and imports
+        # the games with its event log kept give the player-turns and the peer's time with its log; the same seeded
+        # games again with the log off (it only records: the games are the same), warmed up by the first play, are
+        # the timed figure, as laspoly's simulate keeps no log
+        seconds_log = play(pairs[:-1], keep_log=True)
         turns = count_peer_turns(Path(LogSettings.EVENTS_LOG_PATH))
-    return {"games": games, "turns": turns, "seconds": seconds}
+        seconds = play(pairs[:-1], keep_log=False)
+    return {"games": games, "turns": turns, "seconds": seconds, "seconds_log": seconds_log}
 
 
 def count_peer_turns(log: Path) -> int:
@@ -178,14 +189,16 @@ def main() -> None:
         parser.error(f"unknown build(s) {', '.join(unknown)}: choose from {', '.join(BUILD_PATHS)}")
     print(f"machine: {machine()}")
     print(f"peer: {peer}, {args.games} games per batch with its own settings (classic rules, 4 players, trades, "
-          "event log on), one process")
+          "timed with its event log off, as laspoly's simulate keeps none), one process")
     print(f"laspoly: `{PRESET}`, {args.games} games per batch as `laspoly simulate` plays them, default bots and basic bots; "
           f"{args.repeats} repeats, the peer then each build (alternating), one core each, CPU time", flush=True)
     rates: dict[str, dict[str, list[float]]] = {name: {"games": [], "turns": []} for name in ["peer", *builds]}
+    logged: list[float] = []  # the peer's games per second with its event log kept, for the record
     for k in range(args.repeats):
         r = peer_repeat(peer, args.games)
         rates["peer"]["games"].append(r["games"] / r["seconds"])
         rates["peer"]["turns"].append(r["turns"] / r["seconds"])
+        logged.append(r["games"] / r["seconds_log"])
         for build in builds if k % 2 == 0 else builds[::-1]:
             r = laspoly_repeat(build, args.games, "default")
             rates[build]["games"].append(r["games"] / r["seconds"])
@@ -199,6 +212,7 @@ def main() -> None:
             ratio = f", {medians[build][figure] / medians['peer'][figure]:.2f}x the peer" if medians["peer"][figure] else ""
             cells.append(f"{build} {medians[build][figure]:,.1f} (min {min(values):,.1f}, max {max(values):,.1f}{ratio})")
         print(f"{label} (median): {'; '.join(cells)}")
+    print(f"the peer with its event log kept (median): {statistics.median(logged):,.1f} games per second")
     print("targets:")
     for line in targets(medians):
         print(line)
