@@ -14,13 +14,14 @@ How the peer is run: in a fresh Python process (this interpreter) with the check
 games one after another in that one process (one core; the peer's own ``scripts/simulate.py`` spreads
 games over several processes), each with its own seed from ``random.Random(0)``. Everything else is the
 peer's ``settings.py`` as it ships: classic rules, four players of its standard behaviour (buying,
-building, two-way trades), at most 1000 turns a game. Its games are played twice: first with its event
-log kept (written into a temporary directory instead of the checkout's ``results/``), which gives the
-peer's time with its log (printed beside the figures) and its player-turns, counted from that log outside
-the timed part (each "... goes: ===" line is a move, less the extra moves of doubles, "... so they go
-again."); then the same seeded games with the log off (``LogSettings.KEEP_GAME_LOG = False``), the timed
-figure, since ``laspoly simulate`` keeps no event log either. Its log only records, so both plays are the
-same games, and the second runs warmed up by the first: the peer at its best.
+building, two-way trades), at most 1000 turns a game. Its games are played twice. The timed play is the
+first, with its event log off (``LogSettings.KEEP_GAME_LOG = False``), since ``laspoly simulate`` keeps no
+event log either; like laspoly's, it follows a warm-up game, and it is a first play of its games, as a
+user's run is (the same games played again in the same process run faster, on both sides). Then the same
+seeded games are played with the log kept (written into a temporary directory instead of the checkout's
+``results/``): its log only records, so they are the same games, and they give the peer's time with its
+log (printed beside the figures) and its player-turns, counted from that log outside the timed part (each
+"... goes: ===" line is a move, less the extra moves of doubles, "... so they go again.").
 
 laspoly plays the ``standard`` preset (the official classic rules, on the same board) through
 ``laspoly.analysis.simulate.simulate``, as ``laspoly simulate`` does: ``--games`` games with its default
@@ -82,12 +83,13 @@ def peer_child(peer: Path, games: int) -> dict[str, Any]:
         seeds = random.Random(0)
         pairs = [(i + 1, seeds.getrandbits(32)) for i in range(games + 1)]
         play(pairs[-1:], keep_log=False)  # warm-up: first calls and imports
-        # the games with its event log kept give the player-turns and the peer's time with its log; the same seeded
-        # games again with the log off (it only records: the games are the same), warmed up by the first play, are
-        # the timed figure, as laspoly's simulate keeps no log
+        # timed: its games with its event log off, as laspoly's simulate keeps no log, and as a user's run plays them
+        # (a first play: the same games played again in the same process run faster, on both sides); then the same
+        # seeded games with the log kept (it only records: the games are the same) give its player-turns, and its
+        # time with its log, for the record
+        seconds = play(pairs[:-1], keep_log=False)
         seconds_log = play(pairs[:-1], keep_log=True)
         turns = count_peer_turns(Path(LogSettings.EVENTS_LOG_PATH))
-        seconds = play(pairs[:-1], keep_log=False)
     return {"games": games, "turns": turns, "seconds": seconds, "seconds_log": seconds_log}
 
 
