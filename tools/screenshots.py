@@ -308,12 +308,16 @@ def tap_field(page: Page, field: int, size: int = 40) -> None:
     page.touchscreen.tap(box["x"] + box["width"] * x / SIDE, box["y"] + box["height"] * (1 - (y + 0.1) / SIDE))
 
 
+def _phone(browser: Any, width: int, height: int, scale: float = PHONE_SCALE) -> Any:
+    """A browser context laid out as a phone of ``width`` x ``height`` CSS pixels: a mobile viewport and touch."""
+    return browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=scale, is_mobile=True, has_touch=True)
+
+
 def shoot_phones(browser: Any, room_url: str, out: Path, stem: str, field: int) -> list[Path]:
     """The room's game on each phone of :data:`PHONES`, in English and Spanish, with ``field`` tapped: the first screen of each."""
     paths = []
     for width, height in PHONES:
-        context = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=PHONE_SCALE,
-                                      is_mobile=True, has_touch=True)
+        context = _phone(browser, width, height)
         page = context.new_page()
         try:
             page.goto(room_url, timeout=60_000)
@@ -399,8 +403,7 @@ def picture_states(browser: Any, url: str, states: list[str], out: Path, tmp: Pa
         finally:
             context.close()
         for width, height in STATE_PHONES:
-            phone = browser.new_context(viewport={"width": width, "height": height}, device_scale_factor=PHONE_SCALE,
-                                        is_mobile=True, has_touch=True)
+            phone = _phone(browser, width, height)
             page = phone.new_page()
             try:
                 page.goto(room, timeout=60_000)
@@ -515,7 +518,7 @@ def picture_classroom(browser: Any, out: Path, tmp: Path) -> list[Path]:
         page.screenshot(path=str(out / "classroom-teacher-start.png"))
         paths.append(out / "classroom-teacher-start.png")
 
-        phone = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1.5, is_mobile=True, has_touch=True)
+        phone = _phone(browser, 390, 844, scale=1.5)
         student_page = phone.new_page()
         student_page.goto(url + student_query, timeout=120_000)
         name = student_page.get_by_label("Your name or your team's name")

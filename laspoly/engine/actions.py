@@ -10,8 +10,9 @@ its entry in :mod:`~laspoly.engine.registry`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, fields
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from laspoly.engine.state import MAX_PLAYERS
 
@@ -183,6 +184,9 @@ _BIDS: Final[dict[int, PlaceBid]] = {}
 _BIDS_KEPT: Final = 4096
 
 
+_A = TypeVar("_A")
+
+
 def _seat_field(player: int, field: int) -> int:
     """One whole number per seat and field, or -1 for a seat or field that cannot exist (made anew, refused anyway)."""
     return field * MAX_PLAYERS + player if 0 <= player < MAX_PLAYERS and field >= 0 else -1
@@ -201,47 +205,34 @@ def build(player: int, field: int, building: str = "house") -> Build:
     return a
 
 
+def _shared(kept: dict[int, _A], make: Callable[[int, int], _A], player: int, value: int, most: int = 0) -> _A:
+    """``make(player, value)``, kept in ``kept`` under its seat and value (at most ``most`` kept, when given)."""
+    key = _seat_field(player, value)
+    a = kept.get(key)
+    if a is None:
+        a = make(player, value)
+        if key >= 0:
+            if most and len(kept) >= most:
+                kept.clear()
+            kept[key] = a
+    return a
+
+
 def sell_building(player: int, field: int) -> SellBuilding:
     """``SellBuilding(player, field)``, one shared value per seat and field."""
-    key = _seat_field(player, field)
-    a = _SELL_BUILDINGS.get(key)
-    if a is None:
-        a = SellBuilding(player, field)
-        if key >= 0:
-            _SELL_BUILDINGS[key] = a
-    return a
+    return _shared(_SELL_BUILDINGS, SellBuilding, player, field)
 
 
 def mortgage(player: int, field: int) -> Mortgage:
     """``Mortgage(player, field)``, one shared value per seat and field."""
-    key = _seat_field(player, field)
-    a = _MORTGAGES.get(key)
-    if a is None:
-        a = Mortgage(player, field)
-        if key >= 0:
-            _MORTGAGES[key] = a
-    return a
+    return _shared(_MORTGAGES, Mortgage, player, field)
 
 
 def repay(player: int, field: int) -> Repay:
     """``Repay(player, field)``, one shared value per seat and field."""
-    key = _seat_field(player, field)
-    a = _REPAYS.get(key)
-    if a is None:
-        a = Repay(player, field)
-        if key >= 0:
-            _REPAYS[key] = a
-    return a
+    return _shared(_REPAYS, Repay, player, field)
 
 
 def place_bid(player: int, amount: int) -> PlaceBid:
     """``PlaceBid(player, amount)``, one shared value per seat and amount."""
-    key = _seat_field(player, amount)
-    a = _BIDS.get(key)
-    if a is None:
-        a = PlaceBid(player, amount)
-        if key >= 0:
-            if len(_BIDS) >= _BIDS_KEPT:
-                _BIDS.clear()
-            _BIDS[key] = a
-    return a
+    return _shared(_BIDS, PlaceBid, player, amount, _BIDS_KEPT)

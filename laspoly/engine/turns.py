@@ -161,16 +161,21 @@ def send_to_prison(s: GameState, p: Player, reason: str) -> None:
         next_turn(s)
 
 
+def moved(s: GameState, who: int, src: int, dst: int) -> None:
+    """A token has moved: its event (when the game keeps a log or has an observer) and its landing (when counted)."""
+    if s.record_events or s.observer is not None:
+        emit(s, E.Moved(who, src, dst))
+    landings = s.landings
+    if landings is not None:
+        landings[dst] += 1
+
+
 def move(s: GameState, p: Player, steps: int) -> None:
     """Move forward by a dice total and resolve the field."""
     src = p.pos
     dst = (src + steps) % len(s.fields)
     p.pos = dst
-    if s.record_events or s.observer is not None:
-        emit(s, E.Moved(p.index, src, dst))
-    landings = s.landings
-    if landings is not None:
-        landings[dst] += 1
+    moved(s, p.index, src, dst)
     if dst < src:
         hook = s.salary
         if hook is None:
@@ -306,11 +311,7 @@ def card_advance_to(s: GameState, p: Player, args: dict[str, Any]) -> None:
 def card_move_to(s: GameState, p: Player, dst: int) -> None:
     src = p.pos
     p.pos = dst
-    if s.record_events or s.observer is not None:
-        emit(s, E.Moved(p.index, src, dst))
-    landings = s.landings
-    if landings is not None:
-        landings[dst] += 1
+    moved(s, p.index, src, dst)
     if dst <= src:
         hook = s.salary
         if hook is None:
@@ -335,10 +336,7 @@ def card_move(s: GameState, p: Player, args: dict[str, Any]) -> None:
         return
     src = p.pos
     p.pos = (src + steps) % len(s.fields)
-    emit(s, E.Moved(p.index, src, p.pos))
-    landings = s.landings
-    if landings is not None:
-        landings[p.pos] += 1
+    moved(s, p.index, src, p.pos)
     land(s, p)
 
 

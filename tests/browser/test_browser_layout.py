@@ -245,11 +245,9 @@ BOARD_DRAWN = """() => {
 def test_a_finished_games_page_draws_its_board_under_the_winner_screen(
         room_server: tuple[str, Store], browser: Any, screen: tuple[int, int]) -> None:
     from laspoly.bots.registry import make_bot
+    from laspoly.bots.runner import play_game
 
-    game = Game(["Ana", "Ben", "Cy"], seed=4, max_rounds=400)
-    bots = [make_bot("basic", seed=k) for k in range(3)]
-    while not game.is_over:
-        game.apply(bots[game.actor].choose(game.observe()))
+    game = play_game(Game(["Ana", "Ben", "Cy"], seed=4, max_rounds=400), [make_bot("basic", seed=k) for k in range(3)], validate=True)
     url, _, _ = _room(room_server, game, ["person", "basic", "basic"])
     page = _page(browser, *screen)
     errors = _errors(page)

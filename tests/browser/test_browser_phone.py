@@ -275,11 +275,12 @@ PLAYER_CARDS = """() => lpDeep('table.lp-players tbody tr').map((tr) => {
 def test_the_players_tab_on_a_phone_is_a_card_per_player_with_each_value_under_its_word_and_nothing_sideways(
         room_server: tuple[str, Store], browser: Any, lang: str) -> None:
     from laspoly.bots.registry import make_bot
+    from laspoly.bots.runner import play_bot_turns
 
     game = Game(list(LONG_NAMES), seed=11)
-    bots = [make_bot("dealer", seed=k) for k in range(3)]
-    while game.turns < 90:  # properties to list, and seven columns' worth of values
-        game.apply(bots[game.actor].choose(game.observe()))
+    # properties to list, and seven columns' worth of values
+    play_bot_turns(game, [make_bot("dealer", seed=k) for k in range(3)], validate=True, until=lambda g: g.turns >= 90)
+    assert not game.is_over
     page = _room_on_phone(room_server, browser, game, (390, 844), lang, "Roll")
     errors = _errors(page)
     page.locator(".bk-tab", has_text="Jugadores" if lang == "es" else "Players").first.tap()
