@@ -593,9 +593,14 @@ def test_the_game_length_chart_marks_the_round_cap_with_a_line_and_a_label_in_bo
 def test_the_probability_tabs_dice_chart_is_bars_against_the_exact_probabilities_as_markers() -> None:
     from bokeh.models import Line, Scatter, VBar
 
-    glyphs = [r.glyph for r in ProbabilityView(model=GameModel()).dice_chart.renderers]
+    m = GameModel()
+    view = ProbabilityView(model=m)
+    glyphs = [r.glyph for r in view.dice_chart.renderers]
     assert any(isinstance(g, VBar) for g in glyphs) and any(isinstance(g, Scatter) for g in glyphs)
     assert not any(isinstance(g, Line) for g in glyphs)
+    assert view.dice_chart.title.text.endswith("two dice (dots)")  # its title names what it draws
+    m.lang = "es"
+    assert view.dice_chart.title.text.endswith("dos dados (puntos)")
 
 
 def test_game_lengths_bins_by_twenty_player_turns_and_finds_where_the_cap_begins() -> None:
