@@ -22,7 +22,7 @@ doubles while nothing changes, so a game of trading bots costs little more than 
 from __future__ import annotations
 
 from laspoly.bots.basic import BasicBot
-from laspoly.bots.valuation import Appraisal, Appraiser
+from laspoly.bots.valuation import Appraisal, Appraiser, holds_tradable_part
 from laspoly.engine import actions as A
 from laspoly.engine.native import mypyc_attr
 from laspoly.engine.observation import Observation
@@ -69,6 +69,10 @@ class TradingBot(BasicBot):
         self._fruitless: tuple[int, int, int] = (-1, -99, 0)  # (owner version, round, rounds to wait) after a search that found nothing
         self._bid_limit: tuple[int, int, float] = (-1, -1, 0.0)  # (field, owner version, highest bid)
         self._candidates_seen: tuple[Appraisal | None, int, int, list[OfferKey]] = (None, -1, -1, [])  # (appraisal, gen, me, candidates)
+        # After its roll this bot only ends its turn, unless an offer of its own waits for an answer (it then notes
+        # the answers first): while none waits the runner ends the turn without asking it, as it does for BasicBot.
+        self._plain_turns = type(self)._turn is TradingBot._turn and type(self).choose is BasicBot.choose
+        self.ends_turn_after_roll = self._plain_turns
 
     def _turn(self, game: Observation, me: int) -> A.Action:
         if self._pending:
@@ -97,6 +101,7 @@ class TradingBot(BasicBot):
             cash = self._pending.pop(key)
             if not all(game.owner[j] == me for j in key[2]):
                 self.refused[key] = (game.round, cash)
+        self.ends_turn_after_roll = self._plain_turns and not self._pending
 
     # -- proposing
     def _propose(self, game: Observation, me: int) -> A.Action | None:
@@ -110,8 +115,10 @@ class TradingBot(BasicBot):
         if version == game.owner_version and game.round - last < wait:
             return None
         best: tuple[float, int, OfferKey] | None = None  # (gain, cash, offer)
-        appraisal = self.appraiser.appraisal(game)
-        for key in self._candidates(game, me, appraisal):
+        # no group a trade could complete holds a street of this bot's: nothing to search, and the position is not
+        # appraised (a fact of the owners alone)
+        appraisal = self.appraiser.appraisal(game) if holds_tradable_part(game.owner, game.board_groups, me) else None
+        for key in [] if appraisal is None else self._candidates(game, me, appraisal):
             refused = self.refused.get(key)
             if refused is not None and game.round - refused[0] < self.patience:
                 continue  # refused lately: not priced at all (pricing only fills the appraisal's caches)
@@ -130,6 +137,7 @@ class TradingBot(BasicBot):
             return None
         self._this_turn = (turn, made + 1)
         self._pending[best[2]] = best[1]
+        self.ends_turn_after_roll = False  # asked after its roll again: it notes the answer to this offer
         return offer
 
     def _candidates(self, game: Observation, me: int, appraisal: Appraisal | None = None) -> list[OfferKey]:
@@ -227,7 +235,7 @@ class TradingBot(BasicBot):
         if field != au.field or seen != game.owner_version:
             owner = list(game.owner)
             owner[au.field] = me
-            limit = self.appraiser.worth(game, me, owner) - self.appraiser.worth(game, me)
+            limit = self.appraiser.worth_gain(game, me, owner)
             self._bid_limit = (au.field, game.owner_version, limit)
         bid = au.high + max(10, game.fields[au.field].price // 10)
         if bid <= limit and game.players[me].cash - bid > self.reserve:

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import compress, count
+from operator import ne
 
 from laspoly.engine.observation import Observation
 from laspoly.rules.board import Board
@@ -103,8 +105,20 @@ class Appraiser:
         money = self._money(game.players[player].cash if cash is None else cash[player])
         if owner is None or owner is game.owner:
             return money + assets + self.horizon * flow
+        return self._worth_under(appraisal, game, player, owner, money, flows, flow, assets)
+
+    def worth_gain(self, game: Observation, player: int, owner: Sequence[int]) -> float:
+        """``worth(game, player, owner) - worth(game, player)``, the same float, with the position appraised once."""
+        appraisal = self.appraisal(game)
+        flows, flow, assets = appraisal.flows_of(self, game, player)
+        money = self._money(game.players[player].cash)
+        return self._worth_under(appraisal, game, player, owner, money, flows, flow, assets) - (money + assets + self.horizon * flow)
+
+    def _worth_under(self, appraisal: Appraisal, game: Observation, player: int, owner: Sequence[int], money: float,
+                     flows: list[float], flow: float, assets: int) -> float:
+        """:meth:`worth` under another owner list, from the game's own flows, ``flow`` (their sum) and ``assets``."""
         now = game.owner
-        changed = [j for j in range(len(now)) if owner[j] != now[j]]
+        changed = _differences(now, owner)
         if not changed:
             return money + assets + self.horizon * flow
         after = list(flows)
@@ -256,8 +270,8 @@ class Appraiser:
             appraisal = shared
             appraisal.refresh(self, game)
         else:
-            kept = shared.set_rates if shared is not None and shared.fields is game.fields \
-                and shared.rules is game.rules and len(shared.set_rates) < MEMO_SIZE else {}
+            kept = shared if shared is not None and shared.fields is game.fields and shared.rules is game.rules \
+                and shared.seats == len(game.players) else None
             appraisal = Appraisal(self, game, kept)
             _APPRAISALS[self] = appraisal
         if len(_BY_IDENTITY) >= 64:
@@ -393,11 +407,11 @@ class Appraisal:
     as the whole-board sums compute it, so a cached worth or gain is the very float a fresh one would be.
     """
 
-    def __init__(self, appraiser: Appraiser, game: Observation,
-                 set_rates: dict[int, tuple[float, ...]] | None = None) -> None:
+    def __init__(self, appraiser: Appraiser, game: Observation, before: Appraisal | None = None) -> None:
         self.owner_list = game.owner  # which game: its owner list, kept by identity
         self.fields = game.fields
         self.rules = game.rules
+        self.seats = len(game.players)
         self.layout = layout_of(game)
         self.owner = list(game.owner)
         self.level = list(game.level)
@@ -405,11 +419,10 @@ class Appraisal:
         self.factory = list(game.factory)
         self.active = _active(game)
         self.rivals = sum(1 for p in game.players if p.active) - 1
-        self.rates = appraiser.rent_rates(game, game.owner)
         self.tokens = [_token(game, fields) for fields in self.layout.sets]
-        #: the rates of a related set's fields by its state, shared with the next game of the same board and rules;
-        #: keyed by one whole number, ``token * len(sets) + set`` (a tuple key was made and hashed on every look-up)
-        self.set_rates: dict[int, tuple[float, ...]] = {} if set_rates is None else set_rates
+        #: the rates of a related set's fields by its state, keyed by one whole number, ``token * len(sets) + set``
+        #: (a tuple key was made and hashed on every look-up)
+        self.set_rates: dict[int, tuple[float, ...]] = {}
         self.set_count = len(self.layout.sets)
         self.gen = 0
         self.flows: dict[int, tuple[list[float], float, int]] = {}
@@ -418,12 +431,28 @@ class Appraisal:
         #: the same for the two sides of a proposed trade at once (Appraiser.holdings_gains_in)
         self.pairs_now: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], tuple[float, float]] = {}
         self.pairs: dict[tuple[object, ...], tuple[float, float]] = {}
+        if before is not None:
+            # set rates and priced trades are functions of the states they are keyed by, not of one game: the next
+            # game of the same board, rules and number of players (``before``'s) starts with what it found
+            if len(before.set_rates) < MEMO_SIZE:
+                self.set_rates = before.set_rates
+            self.memo, self.pairs = before.memo, before.pairs
+        if self.layout.partition:  # the rates set by set, by state: a new game's board is read from the kept rates
+            rates = self.rates = [0.0] * len(game.owner)
+            sets, tokens = self.layout.sets, self.tokens
+            for s in range(len(sets)):  # index loops: native in the compiled build
+                fields = sets[s]
+                of_set = self._set_rates(appraiser, game, s, tokens[s], game.owner)
+                for i in range(len(fields)):
+                    rates[fields[i]] = of_set[i]
+        else:
+            self.rates = appraiser.rent_rates(game, game.owner)
         #: who holds each colour group's fields (-1: nobody yet), and the groups a trade could complete:
         #: every field owned, by two players or more
         self.holders: list[set[int]] = [{game.owner[j] for j in g} for g in game.board_groups]
         #: the fields changed since the rates, set states and flows were last worked out (see :meth:`settle`)
         self.dirty: set[int] = set()
-        self.tradable = [i for i, held in enumerate(self.holders) if -1 not in held and len(held) > 1]
+        self.tradable = [i for i, held in enumerate(self.holders) if _tradable(held)]
 
     def refresh(self, appraiser: Appraiser, game: Observation) -> None:
         """Bring the copy up to date with the game, working out again only what a change can move."""
@@ -444,13 +473,13 @@ class Appraisal:
         if same:
             return
         seen_owner, seen_mortgaged = self.owner, self.mortgaged
-        owners_changed = [j for j in range(len(owner)) if seen_owner[j] != owner[j]] if seen_owner != owner else []
+        owners_changed = _differences(seen_owner, owner) if seen_owner != owner else []
         changed = set(owners_changed)
         if level != self.level:
-            changed.update(j for j in range(len(level)) if self.level[j] != level[j])
+            changed.update(_differences(self.level, level))
         for flags, live in ((seen_mortgaged, mortgaged), (self.factory, factory)):
             if flags != live:
-                changed.update(j for j in range(len(live)) if flags[j] != live[j])
+                changed.update(_differences(flags, live))
         # each kept flow's mortgage values, by what changed hands or was mortgaged or repaid
         fields = game.fields
         for player, (flows, total, assets) in list(self.flows.items()):
@@ -469,7 +498,7 @@ class Appraisal:
             for i in {layout.board_group_of[j] for j in owners_changed}:
                 if i >= 0:
                     self.holders[i] = {owner[j] for j in game.board_groups[i]}
-            self.tradable = [i for i, held in enumerate(self.holders) if -1 not in held and len(held) > 1]
+            self.tradable = [i for i, held in enumerate(self.holders) if _tradable(held)]
         self.dirty |= changed
 
     def settle(self, appraiser: Appraiser, game: Observation) -> None:
@@ -554,6 +583,38 @@ class Appraisal:
             assets = sum(game.fields[j].mortgage for j, o in enumerate(owner) if o == player and not game.mortgaged[j])
             hit = self.flows[player] = (flows, sum(flows), assets)
         return hit
+
+
+def holds_tradable_part(owner: Sequence[int], groups: Sequence[tuple[int, ...]], player: int) -> bool:
+    """Whether ``player`` holds part of a colour group a trade could complete: every street owned, by two players or more.
+
+    One of the groups :attr:`Appraisal.tradable` lists, asked of the owners alone, so that a bot holding
+    none (most of its searches early in a game) need not appraise the position to know it has nothing to offer.
+    """
+    for group in groups:  # plain loops: most groups stop at their first unowned street
+        mine = other = False
+        for j in group:
+            o = owner[j]
+            if o < 0:
+                break
+            if o == player:
+                mine = True
+            else:
+                other = True
+        else:
+            if mine and other:
+                return True
+    return False
+
+
+def _tradable(held: set[int]) -> bool:
+    """Whether a colour group with these holders (-1: a street nobody owns) could be completed by a trade."""
+    return -1 not in held and len(held) > 1
+
+
+def _differences(before: Sequence[object], after: Sequence[object]) -> list[int]:
+    """The indices where two lists of the same length differ, in order (the loop runs in C: asked at every change)."""
+    return list(compress(count(), map(ne, before, after)))
 
 
 def _active(game: Observation) -> int:

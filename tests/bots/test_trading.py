@@ -253,15 +253,22 @@ def _whole_board_worth(appraiser: Appraiser, seen: Observation, player: int, own
 
 
 @pytest.mark.parametrize("by_sets", [True, False], ids=["rates kept by set state", "rates worked out field by field"])
-def test_an_appraisal_kept_through_a_game_prices_exactly_as_the_whole_board_sums(by_sets: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("seed", [11, 12], ids=["first game", "next game, with the first's kept prices"])
+def test_an_appraisal_kept_through_a_game_prices_exactly_as_the_whole_board_sums(by_sets: bool, seed: int,
+                                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """Worths and trade gains read from the kept appraisal are the very floats the whole-board sums give (so play
-    is as it was), on a board whose related sets are kept by their state and on one whose rates are worked out field by field."""
+    is as it was), on a board whose related sets are kept by their state and on one whose rates are worked out field
+    by field, and in a game that starts with the set rates and priced trades an earlier game of the board left."""
     from laspoly.bots import valuation
 
-    g = Game(4, preset="standard", seed=11, max_rounds=60)
+    if seed != 11:  # an earlier game of the same board, rules and seats, whose appraisal the next one starts from
+        play_game(Game(4, preset="standard", seed=11, max_rounds=60))
+    g = Game(4, preset="standard", seed=seed, max_rounds=60)
     seen = g.observe()
     appraiser = Appraiser()
     monkeypatch.setattr(valuation.layout_of(seen), "partition", by_sets)
+    if seed != 11:
+        assert appraiser.appraisal(seen).pairs, "the next game starts with the trades the earlier one priced"
     bots = [make_bot("dealer", seed=k) for k in range(4)]
     asked = checked = 0
 
@@ -272,8 +279,10 @@ def test_an_appraisal_kept_through_a_game_prices_exactly_as_the_whole_board_sums
             return False
         checked += 1
         owner = list(game.owner)
+        appraisal = appraiser.appraisal(seen)
         for p in game.active_players:
             assert appraiser.worth(seen, p) == _whole_board_worth(appraiser, seen, p, owner)
+            assert valuation.holds_tradable_part(seen.owner, seen.board_groups, p) == any(p in appraisal.holders[i] for i in appraisal.tradable)
         for a, b in itertools.permutations(game.active_players, 2):
             give_, take = tuple(game.owned_by(a)[:1]), tuple(game.owned_by(b)[:2])
             if not give_ and not take:
@@ -287,9 +296,39 @@ def test_an_appraisal_kept_through_a_game_prices_exactly_as_the_whole_board_sums
                 expected = _whole_board_worth(appraiser, seen, who, after) - _whole_board_worth(appraiser, seen, who, owner)
                 assert appraiser.holdings_gain(seen, who, a, b, give_, take) == pytest.approx(expected, abs=1e-9)
                 assert appraiser.worth(seen, who, after) == _whole_board_worth(appraiser, seen, who, after)
+                assert appraiser.worth_gain(seen, who, after) == appraiser.worth(seen, who, after) - appraiser.worth(seen, who)
             pair = appraiser.holdings_gains_in(appraiser.appraisal(seen), seen, a, b, give_, take)
             assert pair == (appraiser.holdings_gain(seen, a, a, b, give_, take), appraiser.holdings_gain(seen, b, a, b, give_, take))
         return False
 
     play_bot_turns(g, bots, until=check)
     assert checked > 10 and g.owner_version > 20
+
+
+def test_a_game_of_another_board_or_number_of_players_starts_its_appraisal_afresh() -> None:
+    """Kept set rates and priced trades are keyed by states of one board, rules and seats: another count of players
+    (whose seats the keys number alike) starts with empty ones."""
+    play_game(Game(4, preset="standard", seed=3, max_rounds=60))
+    assert Appraiser().appraisal(Game(4, preset="standard", seed=4).observe()).pairs
+    fresh = Appraiser().appraisal(Game(3, preset="standard", seed=4).observe())
+    assert not fresh.pairs and not fresh.memo
+
+
+def test_a_dealer_is_asked_after_its_roll_only_while_an_offer_of_its_own_waits() -> None:
+    """The runner ends a trading bot's turn after its roll without asking it, as for BasicBot, unless an offer it made
+    waits for an answer: it then notes the answer first (and a refusal counts from that round)."""
+    g = _fremont_and_gulch_split()
+    dealer = make_bot("dealer")
+    assert isinstance(dealer, TradingBot) and dealer.ends_turn_after_roll
+    offer = dealer.choose(g.observe())
+    assert isinstance(offer, A.ProposeTrade) and not dealer.ends_turn_after_roll
+    g.apply(offer)
+    play_bot_turns(g, [dealer, _Refuser(), make_bot("basic")], until=lambda game: bool(dealer.refused))
+    assert dealer.refused, "the dealer noted the refusal"
+    assert dealer.ends_turn_after_roll == (not dealer._pending)
+
+    class Chatty(TradingBot):
+        def _turn(self, game: Observation, me: int) -> A.Action:
+            return super()._turn(game, me)
+
+    assert not Chatty().ends_turn_after_roll, "a bot that decides turns its own way is asked after its roll"
