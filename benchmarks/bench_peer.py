@@ -29,7 +29,10 @@ bots (the ``dealer`` trading bot), and as many with four ``basic`` bots, in a fr
 (``pure``: this source tree; ``compiled``: ``build/compiled``, which ``make compiled`` builds). Each
 repeat runs the peer and then every build, the builds' order alternating from repeat to repeat, so that
 other work on a shared machine weighs on all of them alike. Time is the process's CPU time
-(``time.process_time``) on both sides, after a warm-up game. The medians of the repeats are compared:
+(``time.process_time``) on both sides, after a warm-up game. On laspoly's side the clock starts once the
+process's other threads are idle (``bench_engine.quiet_threads``): the warm-up solves the exact chain with
+numpy, whose OpenBLAS threads spin for about a tenth of a second after it, CPU time that is no part of the
+games (the peer uses no numpy). The medians of the repeats are compared:
 games per second with the default bots (a whole game of trading bots, as a teacher waits for it) and
 player-turns per second with basic bots (the engine and a simple bot), each against the peer's own
 games and player-turns per second, and each target is printed with its ratio.
@@ -108,13 +111,14 @@ def count_peer_turns(log: Path) -> int:
 
 def laspoly_child(games: int, bots: str) -> dict[str, Any]:
     """Play ``games`` ``standard`` games as ``laspoly simulate`` does, with its default bots or four of ``bots``."""
-    from bench_engine import build_key  # imported here: the peer's process never imports laspoly
+    from bench_engine import build_key, quiet_threads  # imported here: the peer's process never imports laspoly
 
     import laspoly
     from laspoly.analysis.simulate import simulate
 
     names = None if bots == "default" else [bots] * 4
     simulate(PRESET, games=2, bots=names)  # warm-up: imports, the exact chain the trading bots price with
+    quiet_threads()  # the chain's numpy threads stop spinning before the clock starts
     start = time.process_time()
     records = simulate(PRESET, games=games, bots=names).records
     seconds = time.process_time() - start

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench_engine import BUILD_PATHS, build_key, machine
+from bench_engine import BUILD_PATHS, build_key, machine, quiet_threads
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The workloads, each with what it counts per second.
@@ -72,6 +72,7 @@ def child(name: str, games: int) -> dict[str, Any]:
     for preset in map(load_preset, preset_names()):  # the exact chains the trading bots price with, once per process
         landings_per_turn(preset.board, preset.rules)
     run(max(1, games // 10))  # warm-up: imports and first calls
+    quiet_threads()  # the chains' numpy threads stop spinning before the clock starts
     start = time.process_time()
     count = run(games)
     # an earlier commit may predate the compiled build, and so ``laspoly.COMPILED``

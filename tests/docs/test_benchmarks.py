@@ -157,3 +157,26 @@ def test_the_instructions_benchmark_counts_a_player_turn_as_the_batch_less_the_w
     assert "from laspoly.analysis.simulate import simulate" in bench.SIMULATE_CHILD  # --simulate: as `laspoly simulate` plays
     assert bench.build_path(BENCHMARKS.parent, "compiled") == BENCHMARKS.parent / "build" / "compiled"
     sys.modules.pop("bench_instructions", None)
+
+
+def test_a_timed_batch_starts_once_the_other_threads_of_the_process_stop_spinning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The warm-up's numpy solve leaves OpenBLAS threads spinning for a moment; ``process_time`` would charge it to the games."""
+    import threading
+    import time
+
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    bench = importlib.import_module("bench_engine")
+    until = time.perf_counter() + 0.3
+
+    def spin() -> None:
+        while time.perf_counter() < until:
+            pass
+
+    worker = threading.Thread(target=spin)
+    worker.start()
+    waited = bench.quiet_threads()
+    cpu = time.process_time()
+    time.sleep(0.05)
+    assert waited >= 0.2 and time.process_time() - cpu < 0.01
+    worker.join()
+    assert bench.quiet_threads() < 0.2, "an idle process starts at once"
