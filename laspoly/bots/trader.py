@@ -106,13 +106,13 @@ class TradingBot(BasicBot):
     # -- proposing
     def _propose(self, game: Observation, me: int) -> A.Action | None:
         """The best trade that completes a group of this bot's, if one raises its worth and was not just refused."""
+        version, last, wait = self._fruitless  # asked first: it ends most of the calls
+        if version == game.owner_version and game.round - last < wait:
+            return None
         turn, made = self._this_turn
         if turn != game.turns:
             turn, made = game.turns, 0
         if made >= self.offers_per_turn:
-            return None
-        version, last, wait = self._fruitless
-        if version == game.owner_version and game.round - last < wait:
             return None
         best: tuple[float, int, OfferKey] | None = None  # (gain, cash, offer)
         # no group a trade could complete holds a street of this bot's: nothing to search, and the position is not
