@@ -233,9 +233,7 @@ class TradingBot(BasicBot):
         assert au is not None
         field, seen, limit = self._bid_limit
         if field != au.field or seen != game.owner_version:
-            owner = list(game.owner)
-            owner[au.field] = me
-            limit = self.appraiser.worth_gain(game, me, owner)
+            limit = self.appraiser.field_gain(game, me, au.field)
             self._bid_limit = (au.field, game.owner_version, limit)
         bid = au.high + max(10, game.fields[au.field].price // 10)
         if bid <= limit and game.players[me].cash - bid > self.reserve:

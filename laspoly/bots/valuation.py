@@ -105,20 +105,28 @@ class Appraiser:
         money = self._money(game.players[player].cash if cash is None else cash[player])
         if owner is None or owner is game.owner:
             return money + assets + self.horizon * flow
-        return self._worth_under(appraisal, game, player, owner, money, flows, flow, assets)
+        return self._worth_under(appraisal, game, player, owner, _differences(game.owner, owner), money, flows, flow, assets)
 
-    def worth_gain(self, game: Observation, player: int, owner: Sequence[int]) -> float:
-        """``worth(game, player, owner) - worth(game, player)``, the same float, with the position appraised once."""
+    def field_gain(self, game: Observation, player: int, field: int) -> float:
+        """What owning ``field`` (nobody's, or a rival's) would add to ``player``'s worth: what a bid goes up to.
+
+        It is ``worth(game, player, owner) - worth(game, player)`` with ``owner`` the game's but for ``field``, the
+        same float, with the position appraised once and the changed field known without comparing the lists.
+        """
         appraisal = self.appraisal(game)
         flows, flow, assets = appraisal.flows_of(self, game, player)
         money = self._money(game.players[player].cash)
-        return self._worth_under(appraisal, game, player, owner, money, flows, flow, assets) - (money + assets + self.horizon * flow)
+        owner = list(game.owner)
+        owner[field] = player
+        changed = [field] if game.owner[field] != player else []
+        return self._worth_under(appraisal, game, player, owner, changed, money, flows, flow, assets) \
+            - (money + assets + self.horizon * flow)
 
-    def _worth_under(self, appraisal: Appraisal, game: Observation, player: int, owner: Sequence[int], money: float,
-                     flows: list[float], flow: float, assets: int) -> float:
-        """:meth:`worth` under another owner list, from the game's own flows, ``flow`` (their sum) and ``assets``."""
+    def _worth_under(self, appraisal: Appraisal, game: Observation, player: int, owner: Sequence[int], changed: list[int],
+                     money: float, flows: list[float], flow: float, assets: int) -> float:
+        """:meth:`worth` under another owner list, which differs from the game's at ``changed``, from the game's own
+        flows, ``flow`` (their sum) and ``assets``."""
         now = game.owner
-        changed = _differences(now, owner)
         if not changed:
             return money + assets + self.horizon * flow
         after = list(flows)
@@ -200,14 +208,11 @@ class Appraiser:
         The pair is kept as :meth:`holdings_gain_in` keeps one gain, and priced in one pass (the
         owners and rates after the trade are worked out once for both sides).
         """
-        key = (proposer, receiver, give, take)
-        hit = appraisal.pairs_now.get(key)
-        if hit is not None:
-            return hit
         if appraisal.dirty:
             appraisal.settle(self, game)
         touched, sets = appraisal.layout.touched(give, take)
         tokens = appraisal.tokens
+        key = (proposer, receiver, give, take)
         lasting = (key, appraisal.active, tokens[sets[0]]) if len(sets) == 1 else (key, appraisal.active, *[tokens[s] for s in sets])
         memo = appraisal.pairs
         found = memo.get(lasting)
@@ -216,7 +221,6 @@ class Appraiser:
                 memo.clear()
             both = self._price_holdings(game, appraisal, (proposer, receiver), proposer, receiver, give, take, touched, sets)
             found = memo[lasting] = (both[0], both[1])
-        appraisal.pairs_now[key] = found
         return found
 
     def _price_holdings(self, game: Observation, appraisal: Appraisal, players: tuple[int, ...], proposer: int, receiver: int,
@@ -429,7 +433,6 @@ class Appraisal:
         self.now: dict[tuple[int, int, int, tuple[int, ...], tuple[int, ...]], float] = {}
         self.memo: dict[tuple[object, ...], float] = {}
         #: the same for the two sides of a proposed trade at once (Appraiser.holdings_gains_in)
-        self.pairs_now: dict[tuple[int, int, tuple[int, ...], tuple[int, ...]], tuple[float, float]] = {}
         self.pairs: dict[tuple[object, ...], tuple[float, float]] = {}
         if before is not None:
             # set rates and priced trades are functions of the states they are keyed by, not of one game: the next
@@ -465,7 +468,6 @@ class Appraisal:
             return
         self.gen += 1
         self.now = {}
-        self.pairs_now = {}
         if active != self.active:  # every flow counts the rivals still in
             self.active = active
             self.rivals = sum(1 for p in game.players if p.active) - 1
