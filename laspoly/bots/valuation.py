@@ -40,7 +40,7 @@ _APPRAISALS: dict[Appraiser, Appraisal] = {}
 _BY_IDENTITY: dict[int, tuple[Appraiser, Appraisal]] = {}
 #: Each board's layout of related fields (see :class:`Layout`), found by the identity of its fields.
 _LAYOUTS: dict[int, Layout] = {}
-#: Priced trades an appraisal keeps for its game, at most (then it starts again).
+#: Priced trades an appraisal keeps for its game and the next ones of its board, at most (then it starts again).
 MEMO_SIZE = 20_000
 #: A field's state in a memo key (owner, level, mortgage, factory) is one whole number below this.
 _STATE_BITS = 16
@@ -167,8 +167,8 @@ class Appraiser:
         """The part of a trade's gain that the fields make.
 
         Asked again in the same position it is one dictionary look-up.  Priced once, it is kept
-        for the rest of the game under the state of the fields it touches and the players still
-        in, so a change elsewhere on the board does not price it again.
+        under the state of the fields it touches and the players still in, for the rest of the game
+        and the next games of the board, so a change elsewhere on the board does not price it again.
         """
         return self.holdings_gain_in(self.appraisal(game), game, player, proposer, receiver, give, take)
 
@@ -406,8 +406,9 @@ class Appraisal:
     field by field (asked for lazily), who holds each colour group, and the trades priced in it
     (``now``).  When the game moves, :meth:`refresh` compares the copy with the game (a list
     comparison each, when nothing changed) and works out again only the fields whose rate the
-    changes can move; ``gen`` counts the changes, for the caches of a bot.  ``memo`` keeps priced
-    trades for the whole game under the state of the fields they touch.  Every number is computed
+    changes can move; ``gen`` counts the changes, for the caches of a bot.  ``memo`` (and ``pairs``)
+    keep priced trades under the state of the fields they touch, for the whole game and the next games of the
+    same board, rules and number of players, as ``set_rates`` keeps set rates.  Every number is computed
     as the whole-board sums compute it, so a cached worth or gain is the very float a fresh one would be.
     """
 
