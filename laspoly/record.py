@@ -16,9 +16,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from laspoly.engine import words
 from laspoly.engine.game import Game
 from laspoly.engine.registry import action_from_dict
+from laspoly.engine.words import worded_error
 from laspoly.errors import LaspolyError, SaveFileError
 
 SAVE_FORMAT = "laspoly-save"
@@ -28,11 +28,6 @@ MAX_SAVE_BYTES = 5_000_000
 #: The longest save file the command line replays (the server stores fewer: :data:`laspoly.server.limits.ROOM_MAX_ACTIONS`).
 MAX_ACTIONS = 200_000
 _SETUP_KEYS = {"preset", "players", "seed", "rules", "dice", "max_rounds", "position"}
-
-
-def _error(key: str, kind: type[LaspolyError] = SaveFileError, /, **values: Any) -> LaspolyError:
-    """An error of ``kind`` in the catalogue's English words for ``key``, keeping the key and values for a page in another language."""
-    return kind(words.text(key, "en", None, **values), key, **values)
 
 
 def game_to_dict(game: Game) -> dict[str, Any]:
@@ -58,10 +53,10 @@ def save_game(game: Game, path: str | Path) -> Path:
 def new_game_from_setup(setup: Any) -> Game:
     """A fresh game from a save file's ``setup`` block, every value checked."""
     if not isinstance(setup, dict):
-        raise _error("save.setup_object")
+        raise worded_error(SaveFileError, "save.setup_object")
     unknown = set(setup) - _SETUP_KEYS
     if unknown:
-        raise _error("save.setup_keys", keys=", ".join(sorted(map(str, unknown)))[:200])
+        raise worded_error(SaveFileError, "save.setup_keys", keys=", ".join(sorted(map(str, unknown)))[:200])
     if "position" in setup:
         return _game_from_position_setup(setup)
     try:
@@ -70,9 +65,9 @@ def new_game_from_setup(setup: Any) -> Game:
             rules=setup.get("rules") or None, dice=setup.get("dice") or None, max_rounds=setup.get("max_rounds"),
         )
     except LaspolyError as exc:
-        raise _error("save.setup_invalid", error=exc) from None
+        raise worded_error(SaveFileError, "save.setup_invalid", error=exc) from None
     except (TypeError, AttributeError) as exc:
-        raise _error("save.setup_type", error=str(exc)[:240]) from None
+        raise worded_error(SaveFileError, "save.setup_type", error=str(exc)[:240]) from None
 
 
 def _game_from_position_setup(setup: dict[str, Any]) -> Game:
@@ -80,9 +75,9 @@ def _game_from_position_setup(setup: dict[str, Any]) -> Game:
     try:
         game = Game.from_position(setup["position"])
     except LaspolyError as exc:
-        raise _error("save.position_invalid", error=exc) from None
+        raise worded_error(SaveFileError, "save.position_invalid", error=exc) from None
     if game.setup != setup:
-        raise _error("save.position_mismatch")
+        raise worded_error(SaveFileError, "save.position_mismatch")
     return game
 
 
@@ -94,7 +89,7 @@ def replay(setup: dict[str, Any], actions: list[Any]) -> Game:
         try:
             game.apply(action)
         except LaspolyError as exc:
-            raise _error("save.action", n=k + 1, error=exc) from None
+            raise worded_error(SaveFileError, "save.action", n=k + 1, error=exc) from None
     return game
 
 
@@ -110,22 +105,22 @@ class TooManyActions(SaveFileError):
 def game_from_dict(data: Any, max_actions: int = MAX_ACTIONS) -> Game:
     """Check a decoded save file and replay it into the identical game (at most ``max_actions`` actions)."""
     if not isinstance(data, dict) or data.get("format") != SAVE_FORMAT:
-        raise _error("save.not_save")
+        raise worded_error(SaveFileError, "save.not_save")
     if data.get("version") != SAVE_VERSION:
-        raise _error("save.version", version=str(data.get("version"))[:20], supported=SAVE_VERSION)
+        raise worded_error(SaveFileError, "save.version", version=str(data.get("version"))[:20], supported=SAVE_VERSION)
     unknown = set(data) - {"format", "version", "setup", "actions", "digest"}
     if unknown:
-        raise _error("save.keys", keys=", ".join(sorted(map(str, unknown)))[:200])
+        raise worded_error(SaveFileError, "save.keys", keys=", ".join(sorted(map(str, unknown)))[:200])
     actions = data.get("actions")
     if not isinstance(actions, list):
-        raise _error("save.actions", max=max_actions)
+        raise worded_error(SaveFileError, "save.actions", max=max_actions)
     if len(actions) > max_actions:
         raise TooManyActions(len(actions), max_actions)
     setup: Any = data.get("setup")  # checked by the set-up's own reader
     game = replay(setup, actions)
     digest = data.get("digest")
     if digest is not None and digest != game.digest():
-        raise _error("save.digest")
+        raise worded_error(SaveFileError, "save.digest")
     return game
 
 
@@ -159,9 +154,9 @@ def decode_json(raw: bytes | str, name: str, limit: int, kind: str, error: type[
     try:
         return json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _error("error.json_invalid", error, name=name, detail=str(exc)[:200]) from None
+        raise worded_error(error, "error.json_invalid", name=name, detail=str(exc)[:200]) from None
     except (RecursionError, ValueError):
-        raise _error("error.json_deep", error, name=name) from None
+        raise worded_error(error, "error.json_deep", name=name) from None
 
 
 def rewind(game: Game, n: int = 1) -> Game:

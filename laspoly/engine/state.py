@@ -12,6 +12,7 @@ from enum import StrEnum
 from typing import Any, Final, Literal
 
 from laspoly.engine.native import mypyc_attr
+from laspoly.engine.words import worded_error
 from laspoly.errors import SetupError
 
 
@@ -46,9 +47,7 @@ MIN_PLAYERS, MAX_PLAYERS = 2, 8
 def check_player_count(count: Any) -> int:
     """The one player limit of every preset, the command line and the dashboard: 2 to 8 players."""
     if isinstance(count, bool) or not isinstance(count, int) or not MIN_PLAYERS <= count <= MAX_PLAYERS:
-        shown = repr(count)[:40]
-        raise SetupError(f"a game needs {MIN_PLAYERS} to {MAX_PLAYERS} players, not {shown}", "error.player_count",
-                         low=MIN_PLAYERS, high=MAX_PLAYERS, value=shown)
+        raise worded_error(SetupError, "error.player_count", low=MIN_PLAYERS, high=MAX_PLAYERS, value=repr(count)[:40])
     return count
 
 
@@ -75,19 +74,17 @@ def clean_name(name: Any) -> str:
     allowed is the zero-width joiner, and only inside an emoji sequence, which needs it.
     """
     if not isinstance(name, str):
-        kind = type(name).__name__
-        raise SetupError(f"a player's name must be text, not {kind}", "error.name_type", kind=kind)
+        raise worded_error(SetupError, "error.name_type", kind=type(name).__name__)
     text = " ".join(name.split())
     if not text:
-        raise SetupError("a player's name must not be empty", "error.name_empty")
+        raise worded_error(SetupError, "error.name_empty")
     if len(text) > MAX_NAME:
-        start = repr(text[:MAX_NAME])
-        raise SetupError(f"a player's name has at most {MAX_NAME} characters: {start}...", "error.name_long", max=MAX_NAME, start=start)
+        raise worded_error(SetupError, "error.name_long", max=MAX_NAME, start=repr(text[:MAX_NAME]))
     padded = f" {text} "
     stray_joiner = any(padded[k] == ZWJ and not _joins_emoji(padded[k - 1], padded[k + 1]) for k in range(1, len(padded) - 1))
     visible = text.replace(ZWJ, "")
     if not visible or not visible.isprintable() or stray_joiner:
-        raise SetupError(f"a player's name must be printable text: {text!r}", "error.name_unprintable", name=repr(text))
+        raise worded_error(SetupError, "error.name_unprintable", name=repr(text))
     return text
 
 

@@ -33,7 +33,9 @@ from functools import cache
 from gettext import GNUTranslations
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import Any, TypeVar
+
+from laspoly.errors import LaspolyError
 
 #: The languages laspoly speaks, English first: its catalogue names every key.
 LANGS = ("en", "es")
@@ -351,3 +353,12 @@ def table() -> dict[str, dict[str, tuple[str, ...]]]:
         for (key, context), m in catalogue(lang).messages.items():
             out.setdefault(f"{key}@{context}" if context else key, {})[lang] = m.forms
     return out
+
+
+_Error = TypeVar("_Error", bound=LaspolyError)
+
+
+def worded_error(kind: type[_Error], key: str, /, **values: Any) -> _Error:
+    """An error of ``kind`` in the catalogue's English words for ``key``, keeping the key and ``values`` so that a
+    page in another language says it in its own (:func:`laspoly.ui.i18n.said`)."""
+    return kind(text(key, "en", None, **values), key, **values)
