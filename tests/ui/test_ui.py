@@ -603,6 +603,26 @@ def test_the_probability_tabs_dice_chart_is_bars_against_the_exact_probabilities
     assert view.dice_chart.title.text.endswith("dos dados (puntos)")
 
 
+#: The longest chart title a 390 px phone shows whole: the English dice chart's 49 characters fit (screenshots at
+#: 390x844); the Spanish one's 62 were cut at the right edge.
+PHONE_TITLE = 50
+
+
+@pytest.mark.parametrize("lang", ["en", "es"])
+def test_every_chart_title_of_the_probability_tab_and_the_guessing_panel_fits_a_phones_width(lang: str) -> None:
+    from bokeh.models import Plot
+
+    from laspoly.engine.words import plural
+
+    m = GameModel()
+    view = ProbabilityView(model=m)
+    m.lang = lang
+    titles = [x.title.text for x in vars(view).values() if isinstance(x, Plot) and x.title is not None]
+    titles += [plural("predict.totals_chart", n, lang, n=n) for n in (1, 99)]
+    assert len(titles) >= 5
+    assert all(len(t) <= PHONE_TITLE for t in titles), [t for t in titles if len(t) > PHONE_TITLE]
+
+
 def test_game_lengths_bins_by_twenty_player_turns_and_finds_where_the_cap_begins() -> None:
     bars, cap_at, capped = game_lengths([_record(0, 19, False), _record(1, 20, False), _record(2, 2050, True)])
     assert bars == {"turns": [10, 30, 2050], "games": [1, 1, 1]} and (cap_at, capped) == (2050, 1)
