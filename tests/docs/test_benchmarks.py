@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -160,23 +161,21 @@ def test_the_instructions_benchmark_counts_a_player_turn_as_the_batch_less_the_w
 
 
 def test_a_timed_batch_starts_once_the_other_threads_of_the_process_stop_spinning(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The warm-up's numpy solve leaves OpenBLAS threads spinning for a moment; ``process_time`` would charge it to the games."""
-    import threading
-    import time
+    """The warm-up's numpy solve leaves OpenBLAS threads spinning for a moment; ``process_time`` would charge it to the games.
 
+    The process's clocks are stood in for (a real spinning thread gets too little of a loaded machine to be told apart
+    from an idle one): its CPU time grows by 40 ms in each of the first four 50 ms waits, then stays.
+    """
     monkeypatch.syspath_prepend(str(BENCHMARKS))
     bench = importlib.import_module("bench_engine")
-    until = time.perf_counter() + 0.3
+    clock = {"wall": 0.0, "cpu": 0.0, "busy": 4}
 
-    def spin() -> None:
-        while time.perf_counter() < until:
-            pass
+    def sleep(seconds: float) -> None:
+        clock["wall"] += seconds
+        if clock["busy"]:
+            clock["busy"] -= 1
+            clock["cpu"] += 0.04
 
-    worker = threading.Thread(target=spin)
-    worker.start()
-    waited = bench.quiet_threads()
-    cpu = time.process_time()
-    time.sleep(0.05)
-    assert waited >= 0.2 and time.process_time() - cpu < 0.01
-    worker.join()
-    assert bench.quiet_threads() < 0.2, "an idle process starts at once"
+    monkeypatch.setattr(bench, "time", SimpleNamespace(sleep=sleep, perf_counter=lambda: clock["wall"], process_time=lambda: clock["cpu"]))
+    assert bench.quiet_threads() == pytest.approx(0.25), "four busy waits, then one idle"
+    assert bench.quiet_threads() == pytest.approx(0.05), "an idle process starts after one wait"
